@@ -1,0 +1,180 @@
+package io.jring;
+
+import io.jring.sys.FileCalls;
+import io.jring.sys.FsCalls;
+import io.jring.sys.SockAddrs;
+import io.jring.sys.SocketCalls;
+import io.jring.sys.SysCallContext;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Objects;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+/**
+ * Helpers that create and use plain file descriptors, for tests, tools and setting up what a
+ * ring works on. Blocking; thread-safe (each thread uses its own native scratch). Failures
+ * throw {@link IoUringException} carrying the errno. Descriptors created here are close-on-exec.
+ */
+public final class Fds {
+    private Fds() {}
+
+    public static final int AF_INET = 2;
+    public static final int AF_INET6 = 10;
+    public static final int SOCK_STREAM = 1;
+    public static final int SOCK_DGRAM = 2;
+    public static final int SOCK_NONBLOCK = 04000;
+    public static final int SOCK_CLOEXEC = 02000000;
+    public static final int SHUT_RD = 0;
+    public static final int SHUT_WR = 1;
+    public static final int SHUT_RDWR = 2;
+    /** As the dirfd of openat: relative paths start at the current directory. */
+    public static final int AT_FDCWD = -100;
+
+    /** Opens {@code path} with {@link OpenFlags} and, with CREAT, permission bits {@code mode} (e.g. 0644). */
+    public static int open(Path path, int openFlags, int mode) {
+        // Absolute, so a relative Path resolves against user.dir as everywhere else in Java.
+        String name = path.toAbsolutePath().toString();
+        int fd = FsCalls.openat(SysCallContext.current(), AT_FDCWD, name, openFlags, mode);
+        return check(fd, () -> "cannot open " + name + " (flags 0" + Integer.toOctalString(openFlags) + ")");
+    }
+
+    /** A pipe: {@code [readEnd, writeEnd]}. */
+    public static int[] pipe() {
+        SysCallContext ctx = SysCallContext.current();
+        check(FsCalls.pipe2(ctx, ctx.scratch(), FsCalls.O_CLOEXEC), () -> "cannot create a pipe");
+        return new int[] {ctx.scratchInt(0), ctx.scratchInt(1)};
+    }
+
+    /** Two connected AF_UNIX stream sockets. */
+    public static int[] socketPair() {
+        SysCallContext ctx = SysCallContext.current();
+        check(SocketCalls.socketPair(ctx, SockAddrs.AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctx.scratch()),
+                () -> "cannot create a socket pair");
+        return new int[] {ctx.scratchInt(0), ctx.scratchInt(1)};
+    }
+
+    /** Closes {@code fd}. EINTR is not an error: Linux has released the descriptor anyway. */
+    public static void close(int fd) {
+        int r = FsCalls.close(SysCallContext.current(), fd);
+        if (r != -Errno.EINTR) {
+            check(r, () -> "cannot close fd " + fd);
+        }
+    }
+
+    /**
+     * Writes all of {@code data}, retrying short writes; returns {@code data.length}, or fewer
+     * bytes if a non-blocking fd fills up after some were written (EAGAIN before any is an error).
+     */
+    public static int write(int fd, byte[] data) {
+        SysCallContext ctx = SysCallContext.current();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(Math.max(1, data.length));
+            MemorySegment.copy(data, 0, buf, JAVA_BYTE, 0, data.length);
+            long done = 0;
+            while (done < data.length) {
+                long n = FileCalls.write(ctx, fd, buf.asSlice(done), data.length - done);
+                if (n == -Errno.EINTR) {
+                    continue;
+                }
+                if (n == -Errno.EAGAIN && done > 0) {
+                    break;
+                }
+                done += check(n, () -> "cannot write to fd " + fd);
+            }
+            return (int) done;
+        }
+    }
+
+    /** Reads at most {@code dst.length} bytes, blocking until some arrive; 0 at end of file. */
+    public static int read(int fd, byte[] dst) {
+        SysCallContext ctx = SysCallContext.current();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(Math.max(1, dst.length));
+            long n;
+            do {
+                n = FileCalls.read(ctx, fd, buf, dst.length);
+            } while (n == -Errno.EINTR);
+            int count = (int) check(n, () -> "cannot read from fd " + fd);
+            MemorySegment.copy(buf, JAVA_BYTE, 0, dst, 0, count);
+            return count;
+        }
+    }
+
+    /**
+     * A TCP socket listening on {@code address} (IPv4 or IPv6; port 0 picks a free port, see
+     * {@link #localAddress}), with SO_REUSEADDR.
+     */
+    public static int listenTcp(InetSocketAddress address, int backlog) {
+        checkResolved(address);
+        SysCallContext ctx = SysCallContext.current();
+        int fd = check(SocketCalls.socket(ctx, SockAddrs.familyOf(address), SOCK_STREAM | SOCK_CLOEXEC, 0),
+                () -> "cannot create a TCP socket for " + address);
+        try {
+            check(SocketCalls.setIntOption(ctx, fd, SocketCalls.SOL_SOCKET, SocketCalls.SO_REUSEADDR, 1),
+                    () -> "cannot set SO_REUSEADDR");
+            check(SocketCalls.bind(ctx, fd, address), () -> "cannot bind to " + address);
+            check(SocketCalls.listen(ctx, fd, backlog), () -> "cannot listen on " + address);
+            return fd;
+        } catch (IoUringException e) {
+            FsCalls.close(ctx, fd);
+            throw e;
+        }
+    }
+
+    /** The address {@code fd} is bound to (after {@link #listenTcp} on port 0: the port chosen). */
+    public static InetSocketAddress localAddress(int fd) {
+        SysCallContext ctx = SysCallContext.current();
+        int len = check(SocketCalls.getsockname(ctx, fd), () -> "cannot get the local address of fd " + fd);
+        InetSocketAddress address = SockAddrs.decode(ctx.sockaddr(), len);
+        if (address == null) {
+            throw new IoUringException(Errno.EAFNOSUPPORT, "fd " + fd + " is not an IPv4 or IPv6 socket (family "
+                    + SockAddrs.family(ctx.sockaddr()) + ")");
+        }
+        return address;
+    }
+
+    /** A TCP socket connected to {@code address}; blocks until the connection is established or refused. */
+    public static int connectTcp(InetSocketAddress address) {
+        checkResolved(address);
+        SysCallContext ctx = SysCallContext.current();
+        int fd = check(SocketCalls.socket(ctx, SockAddrs.familyOf(address), SOCK_STREAM | SOCK_CLOEXEC, 0),
+                () -> "cannot create a TCP socket for " + address);
+        try {
+            check(SocketCalls.connect(ctx, fd, address), () -> "cannot connect to " + address);
+            return fd;
+        } catch (IoUringException e) {
+            FsCalls.close(ctx, fd);
+            throw e;
+        }
+    }
+
+    private static void checkResolved(InetSocketAddress address) {
+        Objects.requireNonNull(address, "address");
+        if (address.isUnresolved()) {
+            throw new IoUringException(Errno.EINVAL, "address " + address
+                    + " is unresolved; pass an IP address, e.g. new InetSocketAddress(\"127.0.0.1\", port)");
+        }
+    }
+
+    private interface Message {
+        String get();
+    }
+
+    private static int check(int result, Message what) {
+        if (result < 0) {
+            throw new IoUringException(-result, what.get());
+        }
+        return result;
+    }
+
+    private static long check(long result, Message what) {
+        if (result < 0) {
+            throw new IoUringException((int) -result, what.get());
+        }
+        return result;
+    }
+}

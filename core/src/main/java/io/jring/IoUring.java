@@ -1,0 +1,254 @@
+package io.jring;
+
+import io.jring.core.ApiAccess;
+import io.jring.core.RingContext;
+import io.jring.core.RingParams;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * An io_uring instance: submission queue, completion queue and the engine behind them.
+ * See API.md. Not safe for concurrent use by several threads at once (like liburing); a
+ * SINGLE_ISSUER ring may only be used by the first thread that submits to it. MSG_RING
+ * targets may be owned by other threads, and {@link #close()} may be called from any thread.
+ */
+public final class IoUring implements AutoCloseable {
+    /** Largest SQ size (IORING_MAX_ENTRIES). */
+    public static final int MAX_ENTRIES = 32768;
+    /** Largest CQ size (IORING_MAX_CQ_ENTRIES). */
+    public static final int MAX_CQ_ENTRIES = 2 * MAX_ENTRIES;
+
+    static {
+        ApiAccess.install(new ApiAccess() {
+            @Override
+            public Sqe newSqe() {
+                return new Sqe();
+            }
+
+            @Override
+            public Cqe newCqe() {
+                return new Cqe();
+            }
+
+            @Override
+            public void fillCqe(Cqe cqe, long userData, int res, int flags) {
+                cqe.userData = userData;
+                cqe.res = res;
+                cqe.flags = flags;
+            }
+
+            @Override
+            public RingContext contextOf(IoUring ring) {
+                return ring.ctx;
+            }
+        });
+    }
+
+    private final RingContext ctx;
+
+    private IoUring(RingContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** A ring with {@code entries} SQEs and default settings. */
+    public static IoUring open(int entries) {
+        return builder().entries(entries).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---- setup facts
+
+    public int sqEntries() {
+        return ctx.sqEntries();
+    }
+
+    public int cqEntries() {
+        return ctx.cqEntries();
+    }
+
+    // ---- submission
+
+    /** The next free SQE with all fields reset, or null when the SQ is full. */
+    public Sqe getSqe() {
+        return ctx.getSqe();
+    }
+
+    /** Submits prepared SQEs; returns how many were consumed. */
+    public int submit() {
+        return ctx.submit();
+    }
+
+    /** Submits, then blocks until at least {@code waitNr} CQEs are ready. */
+    public int submitAndWait(int waitNr) {
+        return ctx.submitAndWait(waitNr);
+    }
+
+    public int sqReady() {
+        return ctx.sqReady();
+    }
+
+    public int sqSpaceLeft() {
+        return ctx.sqSpaceLeft();
+    }
+
+    // ---- completion
+
+    /** A ready CQE or null; runs pending task work first if none is ready. */
+    public Cqe peekCqe() {
+        return ctx.peekCqe();
+    }
+
+    /** Blocks until a CQE is ready. */
+    public Cqe waitCqe() {
+        return ctx.waitCqe();
+    }
+
+    /** Waits up to {@code timeout}; null if no CQE became ready. */
+    public Cqe waitCqe(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        long nanos;
+        try {
+            nanos = timeout.toNanos();
+        } catch (ArithmeticException e) {
+            nanos = Long.MAX_VALUE / 4;
+        }
+        return ctx.waitCqe(nanos);
+    }
+
+    /** Consumes one CQE (advances the CQ head). */
+    public void cqeSeen(Cqe cqe) {
+        ctx.cqeSeen(cqe);
+    }
+
+    /** Consumes every ready CQE, calling {@code handler} for each; returns how many. */
+    public int forEachCqe(CqeHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        return ctx.forEachCqe(handler);
+    }
+
+    public int cqReady() {
+        return ctx.cqReady();
+    }
+
+    // ---- registration
+
+    /** Sets io-wq's max workers (bounded, unbound; 0 = unchanged); returns the previous pair. */
+    public int[] registerIoWqMaxWorkers(int bounded, int unbound) {
+        return ctx.registerIoWqMaxWorkers(bounded, unbound);
+    }
+
+    /** Cancels everything in flight, waits for it to finish and releases the ring. Idempotent. */
+    @Override
+    public void close() {
+        ctx.close();
+    }
+
+    @Override
+    public String toString() {
+        return "IoUring" + ctx.toString().substring("RingContext".length());
+    }
+
+    /** Builds a ring; sizes and flags as Linux's io_uring_setup. */
+    public static final class Builder {
+        private int entries = 64;
+        private int cqEntries;
+        private int flags;
+        private TaskWorkKind kind = TaskWorkKind.MPSC;
+        private IoUring attachWq;
+
+        Builder() {}
+
+        /** SQ size; rounded up to a power of two; max 32768 (or clamped with {@link Setup#CLAMP}). */
+        public Builder entries(int entries) {
+            this.entries = entries;
+            return this;
+        }
+
+        /** CQ size; default 2 * entries; rounded up; must be >= entries. */
+        public Builder cqEntries(int cqEntries) {
+            this.cqEntries = cqEntries;
+            return this;
+        }
+
+        /** {@link Setup} flags. */
+        public Builder flags(int flags) {
+            this.flags = flags;
+            return this;
+        }
+
+        public Builder taskWorkList(TaskWorkKind kind) {
+            this.kind = Objects.requireNonNull(kind, "kind");
+            return this;
+        }
+
+        /** With {@link Setup#ATTACH_WQ}: share this ring's io-wq. */
+        public Builder attachWq(IoUring other) {
+            this.attachWq = other;
+            return this;
+        }
+
+        public IoUring build() {
+            if ((flags & ~Setup.VALID) != 0) {
+                throw new IoUringException(Errno.EINVAL, "unknown setup flags 0x"
+                        + Integer.toHexString(flags & ~Setup.VALID));
+            }
+            boolean clamp = (flags & Setup.CLAMP) != 0;
+            if (entries <= 0) {
+                throw new IoUringException(Errno.EINVAL, "entries must be > 0, got " + entries);
+            }
+            int sq = entries;
+            if (sq > MAX_ENTRIES) {
+                if (!clamp) {
+                    throw new IoUringException(Errno.EINVAL, "entries " + entries + " > " + MAX_ENTRIES
+                            + " (use Setup.CLAMP to clamp)");
+                }
+                sq = MAX_ENTRIES;
+            }
+            sq = roundUpPow2(sq);
+            int cq;
+            if (cqEntries != 0) {
+                if (cqEntries < 0) {
+                    throw new IoUringException(Errno.EINVAL, "cqEntries must be > 0, got " + cqEntries);
+                }
+                cq = cqEntries;
+                if (cq > MAX_CQ_ENTRIES) {
+                    if (!clamp) {
+                        throw new IoUringException(Errno.EINVAL, "cqEntries " + cqEntries + " > "
+                                + MAX_CQ_ENTRIES + " (use Setup.CLAMP to clamp)");
+                    }
+                    cq = MAX_CQ_ENTRIES;
+                }
+                cq = roundUpPow2(cq);
+                if (cq < sq) {
+                    throw new IoUringException(Errno.EINVAL, "cqEntries (" + cq
+                            + " after rounding) must be >= entries (" + sq + ")");
+                }
+            } else {
+                cq = 2 * sq;
+            }
+            if ((flags & Setup.DEFER_TASKRUN) != 0 && (flags & Setup.SINGLE_ISSUER) == 0) {
+                throw new IoUringException(Errno.EINVAL, "DEFER_TASKRUN requires SINGLE_ISSUER");
+            }
+            RingContext attach = null;
+            if ((flags & Setup.ATTACH_WQ) != 0) {
+                if (attachWq == null) {
+                    throw new IoUringException(Errno.EINVAL, "ATTACH_WQ needs attachWq(ring)");
+                }
+                attach = attachWq.ctx;
+                if (attach.isClosing()) {
+                    throw new IoUringException(Errno.EBADFD, "attachWq target ring is closed");
+                }
+            }
+            return new IoUring(new RingContext(new RingParams(sq, cq, flags, kind, attach)));
+        }
+
+        private static int roundUpPow2(int n) {
+            return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+        }
+    }
+
+}

@@ -1,0 +1,107 @@
+package io.jring;
+
+/** Opcodes ({@code IORING_OP_*}), Linux numbers. */
+public final class Opcode {
+    private Opcode() {}
+
+    public static final int NOP = 0;
+    public static final int READV = 1;
+    public static final int WRITEV = 2;
+    public static final int FSYNC = 3;
+    public static final int READ_FIXED = 4;
+    public static final int WRITE_FIXED = 5;
+    public static final int POLL_ADD = 6;
+    public static final int POLL_REMOVE = 7;
+    public static final int TIMEOUT = 11;
+    public static final int TIMEOUT_REMOVE = 12;
+    public static final int ACCEPT = 13;
+    public static final int ASYNC_CANCEL = 14;
+    public static final int LINK_TIMEOUT = 15;
+    public static final int CONNECT = 16;
+    public static final int OPENAT = 18;
+    public static final int CLOSE = 19;
+    public static final int READ = 22;
+    public static final int WRITE = 23;
+    public static final int SEND = 26;
+    public static final int RECV = 27;
+    public static final int PROVIDE_BUFFERS = 31;
+    public static final int REMOVE_BUFFERS = 32;
+    public static final int SHUTDOWN = 34;
+    public static final int MSG_RING = 40;
+    public static final int SOCKET = 45;
+
+    /** One past the highest opcode number Linux defines today; higher numbers are invalid. */
+    public static final int LAST = 59;
+
+    private static final String[] NAMES = new String[LAST];
+
+    static {
+        NAMES[NOP] = "NOP";
+        NAMES[READV] = "READV";
+        NAMES[WRITEV] = "WRITEV";
+        NAMES[FSYNC] = "FSYNC";
+        NAMES[READ_FIXED] = "READ_FIXED";
+        NAMES[WRITE_FIXED] = "WRITE_FIXED";
+        NAMES[POLL_ADD] = "POLL_ADD";
+        NAMES[POLL_REMOVE] = "POLL_REMOVE";
+        NAMES[8] = "SYNC_FILE_RANGE";
+        NAMES[9] = "SENDMSG";
+        NAMES[10] = "RECVMSG";
+        NAMES[TIMEOUT] = "TIMEOUT";
+        NAMES[TIMEOUT_REMOVE] = "TIMEOUT_REMOVE";
+        NAMES[ACCEPT] = "ACCEPT";
+        NAMES[ASYNC_CANCEL] = "ASYNC_CANCEL";
+        NAMES[LINK_TIMEOUT] = "LINK_TIMEOUT";
+        NAMES[CONNECT] = "CONNECT";
+        NAMES[17] = "FALLOCATE";
+        NAMES[OPENAT] = "OPENAT";
+        NAMES[CLOSE] = "CLOSE";
+        NAMES[20] = "FILES_UPDATE";
+        NAMES[21] = "STATX";
+        NAMES[READ] = "READ";
+        NAMES[WRITE] = "WRITE";
+        NAMES[24] = "FADVISE";
+        NAMES[25] = "MADVISE";
+        NAMES[SEND] = "SEND";
+        NAMES[RECV] = "RECV";
+        NAMES[28] = "OPENAT2";
+        NAMES[29] = "EPOLL_CTL";
+        NAMES[30] = "SPLICE";
+        NAMES[PROVIDE_BUFFERS] = "PROVIDE_BUFFERS";
+        NAMES[REMOVE_BUFFERS] = "REMOVE_BUFFERS";
+        NAMES[33] = "TEE";
+        NAMES[SHUTDOWN] = "SHUTDOWN";
+        NAMES[35] = "RENAMEAT";
+        NAMES[36] = "UNLINKAT";
+        NAMES[37] = "MKDIRAT";
+        NAMES[38] = "SYMLINKAT";
+        NAMES[39] = "LINKAT";
+        NAMES[MSG_RING] = "MSG_RING";
+        NAMES[41] = "FSETXATTR";
+        NAMES[42] = "SETXATTR";
+        NAMES[43] = "FGETXATTR";
+        NAMES[44] = "GETXATTR";
+        NAMES[SOCKET] = "SOCKET";
+        NAMES[46] = "URING_CMD";
+        NAMES[47] = "SEND_ZC";
+        NAMES[48] = "SENDMSG_ZC";
+        NAMES[49] = "READ_MULTISHOT";
+        NAMES[50] = "WAITID";
+        NAMES[51] = "FUTEX_WAIT";
+        NAMES[52] = "FUTEX_WAKE";
+        NAMES[53] = "FUTEX_WAITV";
+        NAMES[54] = "FIXED_FD_INSTALL";
+        NAMES[55] = "FTRUNCATE";
+        NAMES[56] = "BIND";
+        NAMES[57] = "LISTEN";
+        NAMES[58] = "RECV_ZC";
+    }
+
+    /** The Linux name of an opcode ("READ", "NOP", ...), or "OP_n" for an unknown number. */
+    public static String name(int opcode) {
+        if (opcode >= 0 && opcode < LAST && NAMES[opcode] != null) {
+            return NAMES[opcode];
+        }
+        return "OP_" + opcode;
+    }
+}

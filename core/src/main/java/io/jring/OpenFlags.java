@@ -1,0 +1,19 @@
+package io.jring;
+
+/** {@code open(2)} flags, Linux x86_64/aarch64 values. */
+public final class OpenFlags {
+    private OpenFlags() {}
+
+    public static final int RDONLY = 0;
+    public static final int WRONLY = 1;
+    public static final int RDWR = 2;
+    public static final int CREAT = 0100;
+    public static final int EXCL = 0200;
+    public static final int TRUNC = 01000;
+    public static final int APPEND = 02000;
+    public static final int NONBLOCK = 04000;
+    public static final int DSYNC = 010000;
+    public static final int DIRECT = 040000;
+    public static final int DIRECTORY = 0200000;
+    public static final int CLOEXEC = 02000000;
+}

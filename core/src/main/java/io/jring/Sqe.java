@@ -1,0 +1,414 @@
+package io.jring;
+
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+
+/**
+ * A submission queue entry: a flyweight over one preallocated slot of the ring's SQ, valid
+ * from {@link IoUring#getSqe()} until the next {@code submit}. Each {@code prep*} method resets
+ * the slot first and returns {@code this}; {@link #userData(long)}, {@link #flags(int)} and
+ * {@link #ioprio(int)} chain after it. Field meanings follow Linux's {@code struct io_uring_sqe}
+ * as liburing fills it, so any SQE Linux accepts can be expressed with the raw setters.
+ *
+ * <p>Owned by the thread that uses the ring: plain fields, no synchronisation.
+ */
+public final class Sqe {
+    /** {@code IORING_POLL_ADD_MULTI}, in {@code len} of a POLL_ADD. */
+    public static final int POLL_ADD_MULTI = 1;
+    /** {@code IORING_ACCEPT_MULTISHOT}, in {@code ioprio} of an ACCEPT. */
+    public static final int ACCEPT_MULTISHOT = 1;
+
+    private int opcode;
+    private int flags;
+    private int ioprio;
+    private int fd;
+    private long off;
+    private MemorySegment addr;
+    private int len;
+    private int opFlags;
+    private long userData;
+    private int bufIndex;
+    private int bufGroup;
+    private int fileIndex;
+    /** addr2/addr3 of the kernel SQE: a target user_data, a MSG_RING command, a source index. */
+    private long addr2;
+    private long addr3;
+    /** Out-of-line argument: iovec array, path, socket address or target ring. */
+    private Object arg;
+
+    Sqe() {}
+
+    /** Resets every field to zero (what liburing's io_uring_prep_rw does first). */
+    public Sqe reset() {
+        opcode = 0;
+        flags = 0;
+        ioprio = 0;
+        fd = 0;
+        off = 0;
+        addr = null;
+        len = 0;
+        opFlags = 0;
+        userData = 0;
+        bufIndex = 0;
+        bufGroup = 0;
+        fileIndex = 0;
+        addr2 = 0;
+        addr3 = 0;
+        arg = null;
+        return this;
+    }
+
+    private Sqe rw(int op, int fd, MemorySegment buf, int len, long offset) {
+        reset();
+        this.opcode = op;
+        this.fd = fd;
+        this.addr = buf;
+        this.len = len;
+        this.off = offset;
+        return this;
+    }
+
+    private static int lengthOf(MemorySegment buf) {
+        if (buf == null) {
+            return 0;
+        }
+        long size = buf.byteSize();
+        // Linux caps a single read/write at MAX_RW_COUNT; the int len field cannot say more.
+        return size > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) size;
+    }
+
+    // ---- preparation, one method per operation (liburing's io_uring_prep_*) ----
+
+    public Sqe prepNop() {
+        reset();
+        opcode = Opcode.NOP;
+        return this;
+    }
+
+    public Sqe prepRead(int fd, MemorySegment buf, long offset) {
+        return rw(Opcode.READ, fd, buf, lengthOf(buf), offset);
+    }
+
+    public Sqe prepWrite(int fd, MemorySegment buf, long offset) {
+        return rw(Opcode.WRITE, fd, buf, lengthOf(buf), offset);
+    }
+
+    public Sqe prepReadv(int fd, MemorySegment[] bufs, long offset) {
+        rw(Opcode.READV, fd, null, bufs == null ? 0 : bufs.length, offset);
+        arg = bufs;
+        return this;
+    }
+
+    public Sqe prepWritev(int fd, MemorySegment[] bufs, long offset) {
+        rw(Opcode.WRITEV, fd, null, bufs == null ? 0 : bufs.length, offset);
+        arg = bufs;
+        return this;
+    }
+
+    public Sqe prepReadFixed(int fd, MemorySegment buf, long offset, int bufIndex) {
+        rw(Opcode.READ_FIXED, fd, buf, lengthOf(buf), offset);
+        this.bufIndex = bufIndex;
+        return this;
+    }
+
+    public Sqe prepWriteFixed(int fd, MemorySegment buf, long offset, int bufIndex) {
+        rw(Opcode.WRITE_FIXED, fd, buf, lengthOf(buf), offset);
+        this.bufIndex = bufIndex;
+        return this;
+    }
+
+    public Sqe prepFsync(int fd, int fsyncFlags) {
+        rw(Opcode.FSYNC, fd, null, 0, 0);
+        opFlags = fsyncFlags;
+        return this;
+    }
+
+    public Sqe prepOpenat(int dirfd, String path, int openFlags, int mode) {
+        rw(Opcode.OPENAT, dirfd, null, mode, 0);
+        opFlags = openFlags;
+        arg = path;
+        return this;
+    }
+
+    public Sqe prepClose(int fd) {
+        return rw(Opcode.CLOSE, fd, null, 0, 0);
+    }
+
+    public Sqe prepPollAdd(int fd, int pollMask) {
+        rw(Opcode.POLL_ADD, fd, null, 0, 0);
+        opFlags = pollMask;
+        return this;
+    }
+
+    public Sqe prepPollMultishot(int fd, int pollMask) {
+        prepPollAdd(fd, pollMask);
+        len = POLL_ADD_MULTI;
+        return this;
+    }
+
+    public Sqe prepPollRemove(long targetUserData) {
+        rw(Opcode.POLL_REMOVE, -1, null, 0, 0);
+        addr2 = targetUserData;
+        return this;
+    }
+
+    /** A timeout of {@code nanos} (relative, or absolute CLOCK_MONOTONIC with {@link Timeout#ABS}). */
+    public Sqe prepTimeout(long nanos, int count, int timeoutFlags) {
+        rw(Opcode.TIMEOUT, -1, null, 1, count);
+        opFlags = timeoutFlags;
+        addr2 = nanos;
+        return this;
+    }
+
+    public Sqe prepTimeoutRemove(long targetUserData) {
+        rw(Opcode.TIMEOUT_REMOVE, -1, null, 0, 0);
+        addr2 = targetUserData;
+        return this;
+    }
+
+    public Sqe prepLinkTimeout(long nanos, int timeoutFlags) {
+        rw(Opcode.LINK_TIMEOUT, -1, null, 1, 0);
+        opFlags = timeoutFlags;
+        addr2 = nanos;
+        return this;
+    }
+
+    public Sqe prepCancel(long targetUserData, int cancelFlags) {
+        rw(Opcode.ASYNC_CANCEL, -1, null, 0, 0);
+        addr2 = targetUserData;
+        opFlags = cancelFlags;
+        return this;
+    }
+
+    public Sqe prepCancelFd(int fd, int cancelFlags) {
+        rw(Opcode.ASYNC_CANCEL, fd, null, 0, 0);
+        opFlags = cancelFlags | Cancel.FD;
+        return this;
+    }
+
+    public Sqe prepSocket(int domain, int type, int protocol) {
+        rw(Opcode.SOCKET, domain, null, protocol, type);
+        return this;
+    }
+
+    public Sqe prepAccept(int listenFd, int flags) {
+        rw(Opcode.ACCEPT, listenFd, null, 0, 0);
+        opFlags = flags;
+        return this;
+    }
+
+    public Sqe prepMultishotAccept(int listenFd, int flags) {
+        prepAccept(listenFd, flags);
+        ioprio = ACCEPT_MULTISHOT;
+        return this;
+    }
+
+    public Sqe prepConnect(int fd, InetSocketAddress address) {
+        rw(Opcode.CONNECT, fd, null, 0, 0);
+        arg = address;
+        return this;
+    }
+
+    public Sqe prepRecv(int fd, MemorySegment buf, int msgFlags) {
+        rw(Opcode.RECV, fd, buf, lengthOf(buf), 0);
+        opFlags = msgFlags;
+        return this;
+    }
+
+    public Sqe prepSend(int fd, MemorySegment buf, int msgFlags) {
+        rw(Opcode.SEND, fd, buf, lengthOf(buf), 0);
+        opFlags = msgFlags;
+        return this;
+    }
+
+    public Sqe prepShutdown(int fd, int how) {
+        return rw(Opcode.SHUTDOWN, fd, null, how, 0);
+    }
+
+    public Sqe prepMsgRing(IoUring target, int len, long data, int msgFlags) {
+        rw(Opcode.MSG_RING, -1, null, len, data);
+        opFlags = msgFlags;
+        addr2 = MsgRing.DATA;
+        arg = target;
+        return this;
+    }
+
+    public Sqe prepMsgRingCqeFlags(IoUring target, int len, long data, int msgFlags, int cqeFlags) {
+        prepMsgRing(target, len, data, msgFlags | MsgRing.FLAGS_PASS);
+        fileIndex = cqeFlags;
+        return this;
+    }
+
+    public Sqe prepMsgRingFd(IoUring target, int srcFixedIndex, int dstFixedIndex, long data, int msgFlags) {
+        rw(Opcode.MSG_RING, -1, null, 0, data);
+        opFlags = msgFlags;
+        addr2 = MsgRing.SEND_FD;
+        addr3 = srcFixedIndex;
+        fileIndex = dstFixedIndex;
+        arg = target;
+        return this;
+    }
+
+    public Sqe prepProvideBuffers(MemorySegment region, int bufLen, int count, int groupId, int firstBid) {
+        rw(Opcode.PROVIDE_BUFFERS, count, region, bufLen, firstBid);
+        bufGroup = groupId;
+        return this;
+    }
+
+    public Sqe prepRemoveBuffers(int count, int groupId) {
+        rw(Opcode.REMOVE_BUFFERS, count, null, 0, 0);
+        bufGroup = groupId;
+        return this;
+    }
+
+    // ---- chaining setters ----
+
+    public Sqe userData(long userData) {
+        this.userData = userData;
+        return this;
+    }
+
+    public Sqe flags(int flags) {
+        this.flags = flags;
+        return this;
+    }
+
+    public Sqe ioprio(int ioprio) {
+        this.ioprio = ioprio;
+        return this;
+    }
+
+    /** The provided-buffer group to select from (with {@link SqeFlags#BUFFER_SELECT}). */
+    public Sqe bufferGroup(int groupId) {
+        this.bufGroup = groupId;
+        return this;
+    }
+
+    // ---- raw setters for every field ----
+
+    public Sqe opcode(int opcode) {
+        this.opcode = opcode;
+        return this;
+    }
+
+    public Sqe fd(int fd) {
+        this.fd = fd;
+        return this;
+    }
+
+    public Sqe off(long off) {
+        this.off = off;
+        return this;
+    }
+
+    public Sqe addr(MemorySegment addr) {
+        this.addr = addr;
+        return this;
+    }
+
+    public Sqe len(int len) {
+        this.len = len;
+        return this;
+    }
+
+    public Sqe opFlags(int opFlags) {
+        this.opFlags = opFlags;
+        return this;
+    }
+
+    public Sqe bufIndex(int bufIndex) {
+        this.bufIndex = bufIndex;
+        return this;
+    }
+
+    public Sqe fileIndex(int fileIndex) {
+        this.fileIndex = fileIndex;
+        return this;
+    }
+
+    /** Raw {@code addr2} (target user data, timeout nanos, MSG_RING command). */
+    public Sqe addr2(long addr2) {
+        this.addr2 = addr2;
+        return this;
+    }
+
+    /** Raw {@code addr3} (MSG_RING source file index). */
+    public Sqe addr3(long addr3) {
+        this.addr3 = addr3;
+        return this;
+    }
+
+    /** Out-of-line argument: iovec array, path, socket address or target ring. */
+    public Sqe arg(Object arg) {
+        this.arg = arg;
+        return this;
+    }
+
+    // ---- getters (the engine reads the slot through these) ----
+
+    public int opcode() {
+        return opcode;
+    }
+
+    public int flags() {
+        return flags;
+    }
+
+    public int ioprio() {
+        return ioprio;
+    }
+
+    public int fd() {
+        return fd;
+    }
+
+    public long off() {
+        return off;
+    }
+
+    public MemorySegment addr() {
+        return addr;
+    }
+
+    public int len() {
+        return len;
+    }
+
+    public int opFlags() {
+        return opFlags;
+    }
+
+    public long userData() {
+        return userData;
+    }
+
+    public int bufIndex() {
+        return bufIndex;
+    }
+
+    public int bufGroup() {
+        return bufGroup;
+    }
+
+    public int fileIndex() {
+        return fileIndex;
+    }
+
+    public long addr2() {
+        return addr2;
+    }
+
+    public long addr3() {
+        return addr3;
+    }
+
+    public Object arg() {
+        return arg;
+    }
+
+    @Override
+    public String toString() {
+        return "Sqe[" + Opcode.name(opcode) + " fd=" + fd + " off=" + off + " len=" + len
+                + " flags=" + flags + " userData=" + userData + "]";
+    }
+}

@@ -1,0 +1,118 @@
+package io.jring.core;
+
+import io.jring.Sqe;
+import io.jring.iowq.IoWork;
+import io.jring.ops.OpDef;
+import io.jring.tw.TaskContext;
+import io.jring.tw.TaskWork;
+import io.jring.tw.TaskWorkTarget;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One request in flight (the kernel's {@code io_kiocb}): the SQE's fields copied at
+ * submission, its result, and what to run next in its task. Pooled per ring
+ * ({@link RequestPool}); it is task work (intrusively linked into task lists) and io-wq
+ * work at once, so handing it between threads allocates nothing.
+ *
+ * <p>Ownership moves with the request: the submitter while it is issued, an io-wq worker
+ * (or the poller, the timer) while it runs there, then the task that runs its task work.
+ * Each hand-off goes through a queue with release/acquire semantics (io-wq's lock, the
+ * task list's atomic push), so the fields themselves are plain.
+ */
+public final class Request extends TaskWork implements IoWork {
+    public final RingContext ring;
+    public TaskContext task;
+    public OpDef def;
+
+    public int opcode;
+    public int flags;
+    public int ioprio;
+    public int fd;
+    public long off;
+    public MemorySegment addr;
+    public int len;
+    public int opFlags;
+    public long userData;
+    public int bufIndex;
+    public int bufGroup;
+    public int fileIndex;
+    public long addr2;
+    public long addr3;
+    public Object arg;
+
+    /** Result to post, and CQE flags. */
+    public int res;
+    public int cflags;
+    /** What {@link #runTaskWork} does next. */
+    TaskWorkFunc taskFunc;
+
+    Request(RingContext ring) {
+        this.ring = ring;
+    }
+
+    void init(TaskContext task, Sqe sqe) {
+        this.task = task;
+        this.opcode = sqe.opcode();
+        this.flags = sqe.flags();
+        this.ioprio = sqe.ioprio();
+        this.fd = sqe.fd();
+        this.off = sqe.off();
+        this.addr = sqe.addr();
+        this.len = sqe.len();
+        this.opFlags = sqe.opFlags();
+        this.userData = sqe.userData();
+        this.bufIndex = sqe.bufIndex();
+        this.bufGroup = sqe.bufGroup();
+        this.fileIndex = sqe.fileIndex();
+        this.addr2 = sqe.addr2();
+        this.addr3 = sqe.addr3();
+        this.arg = sqe.arg();
+    }
+
+    /** Drops references so a pooled request keeps nothing alive. */
+    void clear() {
+        task = null;
+        def = null;
+        addr = null;
+        arg = null;
+        taskFunc = null;
+        res = 0;
+        cflags = 0;
+    }
+
+    @Override
+    public TaskWorkTarget target() {
+        return ring;
+    }
+
+    @Override
+    public void runTaskWork(boolean cancel) {
+        taskFunc.run(this, cancel);
+    }
+
+    @Override
+    public void runInWorker() {
+        ring.runInWorker(this);
+    }
+
+    @Override
+    public void cancelQueued() {
+        ring.completeFromElsewhere(this, -io.jring.Errno.ECANCELED, 0);
+    }
+
+    @Override
+    public boolean isBoundedWork() {
+        return def == null || def.boundedWork();
+    }
+
+    @Override
+    public long hashKey() {
+        return 0;
+    }
+
+    @Override
+    public String toString() {
+        return "Request[" + io.jring.Opcode.name(opcode) + " userData=" + userData + "]";
+    }
+}

@@ -1,0 +1,59 @@
+package io.jring.core;
+
+/**
+ * Per-ring cache of {@link Request}s (the kernel's request cache): a stack of free
+ * requests, preallocated for one SQ's worth and grown only when more are in flight than
+ * ever before, so steady state allocates nothing. Accessed only by the holder of the
+ * ring's posting right (owner token or ring lock): plain fields.
+ */
+final class RequestPool {
+    private final RingContext ring;
+    private Request[] free;
+    private int size;
+    /** Requests handed out and not yet returned; read by close() from any thread (opaque). */
+    private volatile int inFlight;
+
+    RequestPool(RingContext ring, int initial) {
+        this.ring = ring;
+        this.free = new Request[Math.max(initial, 8)];
+        for (int i = 0; i < initial; i++) {
+            free[size++] = new Request(ring);
+        }
+    }
+
+    Request alloc() {
+        Request r = size > 0 ? free[--size] : new Request(ring);
+        inFlightAdd(1);
+        return r;
+    }
+
+    void release(Request r) {
+        r.clear();
+        if (size == free.length) {
+            free = java.util.Arrays.copyOf(free, size * 2);
+        }
+        free[size++] = r;
+        inFlightAdd(-1);
+    }
+
+    private void inFlightAdd(int d) {
+        // Single writer at a time (posting right), so a plain read-modify-write published
+        // with a release store is enough for close()'s reads.
+        INFLIGHT.setRelease(this, (int) INFLIGHT.getOpaque(this) + d);
+    }
+
+    int inFlight() {
+        return inFlight;
+    }
+
+    private static final java.lang.invoke.VarHandle INFLIGHT;
+
+    static {
+        try {
+            INFLIGHT = java.lang.invoke.MethodHandles.lookup()
+                    .findVarHandle(RequestPool.class, "inFlight", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}

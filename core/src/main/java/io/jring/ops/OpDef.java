@@ -1,0 +1,37 @@
+package io.jring.ops;
+
+import io.jring.Sqe;
+import io.jring.core.Request;
+
+/**
+ * How one opcode is prepared and issued (the kernel's {@code io_issue_def}). Stateless:
+ * one instance per opcode in {@link OpTable}. Results follow the io_uring convention:
+ * {@code >= 0} or {@code -errno}, plus the two markers below.
+ */
+public abstract class OpDef {
+    /** issue(): the op took ownership of the request (armed a poll, a timer...); no result yet. */
+    public static final int ISSUE_QUEUED = Integer.MIN_VALUE;
+
+    /** Accepts {@code SqeFlags.BUFFER_SELECT}. */
+    public boolean bufferSelect() {
+        return false;
+    }
+
+    /** Runs on io-wq's bounded account when punted (regular files), else unbound. */
+    public boolean boundedWork() {
+        return true;
+    }
+
+    /**
+     * Copies and validates the SQE into the request (submitting thread). Returns 0 or
+     * {@code -errno}; the request then completes with that error without being issued.
+     */
+    public abstract int prep(Request req, Sqe sqe);
+
+    /**
+     * Performs the operation. {@code nonBlocking}: the inline attempt in the submitting
+     * thread, which must not block: return {@code -EAGAIN} to be punted or polled.
+     * Otherwise called from an io-wq worker and may block.
+     */
+    public abstract int issue(Request req, boolean nonBlocking);
+}

@@ -1,0 +1,21 @@
+package io.jring.trace;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/** A request posted its CQE (io_uring_complete). */
+@Name("jring.Complete")
+@Label("Complete")
+@Category({"jring"})
+@Description("A request posted its CQE (io_uring_complete).")
+@StackTrace(false)
+public final class CompleteEvent extends Event {
+    @Label("Ring") public int ring;
+    @Label("User Data") public long userData;
+    @Label("Result") public int res;
+    @Label("CQE Flags") public int cflags;
+}

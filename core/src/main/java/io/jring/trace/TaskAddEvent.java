@@ -1,0 +1,22 @@
+package io.jring.trace;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/** Task work added to a task (io_uring_task_add). */
+@Name("jring.TaskAdd")
+@Label("TaskAdd")
+@Category({"jring"})
+@Description("Task work added to a task (io_uring_task_add).")
+@StackTrace(false)
+public final class TaskAddEvent extends Event {
+    @Label("Ring") public int ring;
+    @Label("Opcode") public String opcode;
+    @Label("User Data") public long userData;
+    @Label("Completion Work") public boolean completionWork;
+    @Label("Woke Owner") public boolean wokeOwner;
+}

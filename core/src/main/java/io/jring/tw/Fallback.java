@@ -1,0 +1,51 @@
+package io.jring.tw;
+
+import java.util.ArrayDeque;
+
+/**
+ * Runs the task work of contexts whose owner thread has died, in cancel mode (requests
+ * complete with -ECANCELED), like Linux's fallback work for exiting tasks. One short-lived
+ * thread drains the queue and exits when it is empty, so no thread lingers.
+ */
+public final class Fallback {
+    private static final Object LOCK = new Object();
+    /** Guarded by LOCK. */
+    private static final ArrayDeque<TaskContext> QUEUE = new ArrayDeque<>();
+    /** Guarded by LOCK: whether a drain thread is running. */
+    private static boolean running;
+
+    private Fallback() {}
+
+    public static void schedule(TaskContext ctx) {
+        synchronized (LOCK) {
+            if (!QUEUE.contains(ctx)) {
+                QUEUE.add(ctx);
+            }
+            if (running) {
+                return;
+            }
+            running = true;
+        }
+        Thread t = new Thread(Fallback::drain, "jring-fallback");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void drain() {
+        for (;;) {
+            TaskContext ctx;
+            synchronized (LOCK) {
+                ctx = QUEUE.poll();
+                if (ctx == null) {
+                    running = false;
+                    return;
+                }
+            }
+            // The owner is dead, so the token is FREE or about to be: wait for it, then run.
+            ctx.withToken(() -> ctx.runTaskWork(true));
+            if (ctx.hasPendingWork()) {
+                schedule(ctx);
+            }
+        }
+    }
+}

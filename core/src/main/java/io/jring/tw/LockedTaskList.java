@@ -1,0 +1,96 @@
+package io.jring.tw;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The LOCKED strategy: Linux's task list before seed 001 (001_715eb3e4d87acdb6.txt removes
+ * it): a lock, an intrusive FIFO list and a {@code running} flag ({@code tctx->task_running}).
+ *
+ * <p>Invariant, under {@link #lock}: {@code running} is true from the first add after an idle
+ * point until {@link #runAll} detaches an empty list. So {@code running == false} implies the
+ * list is empty and nobody is responsible for it: the adder that sets it again returns
+ * {@code true} and must wake the owner. Adds made while the consumer runs return
+ * {@code false}; that consumer detaches again before it clears {@code running}.
+ */
+public final class LockedTaskList implements TaskWorkList {
+
+    /** Guards every field below and the {@code next} links of the listed items. */
+    private final ReentrantLock lock = new ReentrantLock();
+
+    /** Oldest item, or null. Under {@link #lock}: written by adders and the consumer. */
+    private TaskWork first;
+
+    /** Newest item, or null. Under {@link #lock}: written by adders and the consumer. */
+    private TaskWork last;
+
+    /**
+     * The owner has been told about the list (a "true" add happened) and has not yet found it
+     * empty. Under {@link #lock}: set by adders, cleared by the consumer.
+     */
+    private boolean running;
+
+    @Override
+    public boolean add(TaskWork work) {
+        work.next = null;
+        lock.lock();
+        try {
+            if (last == null) {
+                first = work;
+            } else {
+                last.next = work;
+            }
+            last = work;
+            boolean wasIdle = !running;
+            running = true;
+            return wasIdle;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int runAll(TaskWorkSink sink) {
+        int loops = 0;
+        for (;;) {
+            TaskWork batch;
+            lock.lock();
+            try {
+                batch = first;
+                first = last = null;
+                if (batch == null) {
+                    running = false;
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (batch == null) {
+                return loops;
+            }
+            loops++;
+            runChain(batch, sink);
+        }
+    }
+
+    /**
+     * Runs a detached chain outside the lock. Each link is read before the item is handed
+     * over, because the sink may re-add the item (which rewrites {@code next}).
+     */
+    static void runChain(TaskWork work, TaskWorkSink sink) {
+        while (work != null) {
+            TaskWork next = work.next;
+            work.next = null;
+            sink.accept(work);
+            work = next;
+        }
+    }
+
+    @Override
+    public boolean isEmpty() {
+        lock.lock();
+        try {
+            return first == null;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

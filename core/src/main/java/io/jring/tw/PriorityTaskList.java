@@ -1,0 +1,124 @@
+package io.jring.tw;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The PRIORITY strategy of seed 000 (000_fe983bc720f4678b.txt, "io_uring: add a limited tw
+ * list for irq completion work"): {@link LockedTaskList} plus a second list for completion
+ * work, which {@link #runAll} runs before the normal list of the same batch, so a completion
+ * does not wait behind heavy work queued before it.
+ *
+ * <p>The cap is the kernel's rule in {@code io_req_task_work_add}, with
+ * {@code MAX_EMERGENCY_TW_RATIO} 3: completion work goes to the priority list iff
+ * {@code prior_nr * 3 <= nr}, both counted before this add since the last detach, where
+ * {@code nr} counts all pending items, priority ones included. That is the cover letter's
+ * "len of new tw list &lt;= 1/3 * (len of new + old tw list)". v1 of the patch had {@code <},
+ * which sends the first completion of a batch to the normal list and lets the second one
+ * overtake it; the author's review reply changes it to {@code <=} "to avoid inverted
+ * completion TWs". A later completion that passes the cap can still overtake an earlier one
+ * that did not, so jring adds one rule: once a completion item of the batch went to the
+ * normal list, the later ones of that batch follow it ({@link #capped}). Completion work
+ * thus never overtakes completion work: FIFO per producer holds within each class.
+ *
+ * <p>Invariant, under {@link #lock}: as {@link LockedTaskList} for {@code running};
+ * {@code priorCount <= count}, {@code priorCount * 3 <= count + 2}, and both lists are empty
+ * iff {@code count == 0}.
+ */
+public final class PriorityTaskList implements TaskWorkList {
+
+    /** Kernel's MAX_EMERGENCY_TW_RATIO: priority work holds at most 1/3 of pending work. */
+    static final int MAX_PRIORITY_RATIO = 3;
+
+    /** Guards every field below and the {@code next} links of the listed items. */
+    private final ReentrantLock lock = new ReentrantLock();
+
+    /** Priority (completion) list, FIFO. Under {@link #lock}: adders append, consumer detaches. */
+    private TaskWork priorFirst;
+    private TaskWork priorLast;
+
+    /** Normal list, FIFO. Under {@link #lock}: adders append, consumer detaches. */
+    private TaskWork first;
+    private TaskWork last;
+
+    /** {@code prior_nr} and {@code nr} of the pending batch. Under {@link #lock}; reset at detach. */
+    private int priorCount;
+    private int count;
+
+    /** A completion item of this batch went to the normal list. Under {@link #lock}. */
+    private boolean capped;
+
+    /** As {@link LockedTaskList}'s: under {@link #lock}, set by adders, cleared by the consumer. */
+    private boolean running;
+
+    @Override
+    public boolean add(TaskWork work) {
+        work.next = null;
+        lock.lock();
+        try {
+            if (work.isCompletionWork() && !capped && priorCount * MAX_PRIORITY_RATIO <= count) {
+                if (priorLast == null) {
+                    priorFirst = work;
+                } else {
+                    priorLast.next = work;
+                }
+                priorLast = work;
+                priorCount++;
+            } else {
+                capped |= work.isCompletionWork();
+                if (last == null) {
+                    first = work;
+                } else {
+                    last.next = work;
+                }
+                last = work;
+            }
+            count++;
+            boolean wasIdle = !running;
+            running = true;
+            return wasIdle;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int runAll(TaskWorkSink sink) {
+        int loops = 0;
+        for (;;) {
+            TaskWork batch;
+            lock.lock();
+            try {
+                // Merge as wq_list_merge does: the priority sublist, then the normal list.
+                if (priorFirst != null) {
+                    priorLast.next = first;
+                    batch = priorFirst;
+                } else {
+                    batch = first;
+                }
+                priorFirst = priorLast = first = last = null;
+                priorCount = count = 0;
+                capped = false;
+                if (batch == null) {
+                    running = false;
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (batch == null) {
+                return loops;
+            }
+            loops++;
+            LockedTaskList.runChain(batch, sink);
+        }
+    }
+
+    @Override
+    public boolean isEmpty() {
+        lock.lock();
+        try {
+            return count == 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

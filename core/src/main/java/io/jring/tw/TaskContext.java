@@ -1,0 +1,395 @@
+package io.jring.tw;
+
+import io.jring.TaskWorkKind;
+import io.jring.trace.TaskAddEvent;
+import io.jring.trace.TaskWorkRunEvent;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A submitting thread's task context (the kernel's {@code io_uring_task}): the task-work
+ * lists of that thread, across all of its rings, and the run token that says who may run
+ * them.
+ *
+ * <p><b>Run token.</b> Task work is single-consumer: only the holder of the token runs it.
+ * The owner takes the token on every entry into any of its rings ({@link #enter}) and puts
+ * it back on exit. While the owner is away (not inside the engine) or asleep in a wait,
+ * another thread may borrow the token ({@link #tryHelp}) to run the owner's work: a thread
+ * waiting on a shared ring, {@code close()} from another thread, or the fallback when the
+ * owner has died. This is jring's stand-in for Linux's TWA_SIGNAL, which makes a task run
+ * its task work wherever it is; without it a completion could wait forever for an owner
+ * that never comes back. Successive holders are ordered by the token's CAS/volatile writes,
+ * so everything the holders touch (lists' consumer side, rings of the owner) needs no
+ * further synchronisation.
+ *
+ * <p><b>Wakeups.</b> An adder whose push made a list non-empty wakes the owner only if the
+ * owner published {@link #SLEEPING}; if the owner is away, it asks the work's target ring
+ * to wake a thread waiting on it (who will help), or hands the context to the
+ * {@link Fallback} when the owner has died. The owner, before sleeping, publishes SLEEPING
+ * with a volatile write and then re-checks its lists (Dekker with the adder's push and state
+ * read): one of the two always sees the other.
+ */
+public final class TaskContext {
+
+    /** Token states. */
+    static final int FREE = 0;
+    static final int ACTIVE = 1;
+    static final int SLEEPING = 2;
+    static final int HELPED = 3;
+
+    private static final ThreadLocal<TaskContext> CURRENT = ThreadLocal.withInitial(TaskContext::new);
+    private static final TaskWorkKind[] KINDS = TaskWorkKind.values();
+
+    private final Thread owner;
+    /** One list per strategy, created eagerly: final array, safely published. */
+    private final TaskWorkList[] lists = new TaskWorkList[KINDS.length];
+
+    /**
+     * Run token: FREE, ACTIVE (owner inside), SLEEPING (owner parked in a wait), HELPED
+     * (borrowed). Written with CAS or volatile stores by the owner and helpers; read
+     * volatile by adders (wake decision). Padded away from the owner-only fields below.
+     */
+    private volatile int state;
+
+    /** Owner-only nesting depth of {@link #enter}; plain. */
+    private int depth;
+
+    // Per-run state of runTaskWork: only the token holder touches it (plain).
+    private TaskWorkTarget runTarget;
+    private boolean runCancel;
+    private int runCount;
+    private final TaskWorkSink sink = this::runOne;
+
+    /**
+     * Shared rings this thread has submitted to; on exit with work left over, their waiters
+     * are woken to help. Copy-on-write: written by the owner (or a closing thread) under
+     * the monitor of this context, read by the owner with a volatile read.
+     */
+    private volatile HelperWaker[] sharedRings = new HelperWaker[0];
+
+    /** Wakeups delivered to the owner (unpark calls), for tests and stats; adders increment atomically. */
+    private volatile long wakeups;
+
+    private static final VarHandle STATE;
+    private static final VarHandle WAKEUPS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(TaskContext.class, "state", int.class);
+            WAKEUPS = l.findVarHandle(TaskContext.class, "wakeups", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private TaskContext() {
+        this.owner = Thread.currentThread();
+        for (TaskWorkKind k : KINDS) {
+            lists[k.ordinal()] = TaskWorkList.create(k);
+        }
+    }
+
+    /** The calling thread's context, created on first use. */
+    public static TaskContext current() {
+        return CURRENT.get();
+    }
+
+    public Thread owner() {
+        return owner;
+    }
+
+    public boolean isOwnerThread() {
+        return Thread.currentThread() == owner;
+    }
+
+    public boolean isOwnerAlive() {
+        return owner.isAlive();
+    }
+
+    // ---------------------------------------------------------------- adding
+
+    /**
+     * Adds task work from any thread to the list of the given strategy, waking whoever must
+     * run it (see the class comment).
+     */
+    public void addTaskWork(TaskWork work, TaskWorkKind kind) {
+        TaskAddEvent ev = new TaskAddEvent();
+        boolean wasEmpty = lists[kind.ordinal()].add(work);
+        boolean woke = false;
+        if (wasEmpty) {
+            woke = wakeForNewWork(work.target());
+        }
+        if (ev.shouldCommit()) {
+            ev.completionWork = work.isCompletionWork();
+            ev.wokeOwner = woke;
+            ev.commit();
+        }
+    }
+
+    /** After a push made a list non-empty. Returns true if the owner was unparked. */
+    private boolean wakeForNewWork(TaskWorkTarget target) {
+        int s = state;
+        if (s == SLEEPING) {
+            wakeOwner();
+            return true;
+        }
+        if (s == FREE) {
+            // Owner is away: someone else must be able to make progress.
+            if (!owner.isAlive()) {
+                Fallback.schedule(this);
+            } else if (target instanceof HelperWaker w) {
+                w.wakeHelpers();
+            }
+        }
+        // ACTIVE or HELPED: the holder re-checks the lists before it lets go of the token.
+        return false;
+    }
+
+    /** Unparks the owner; counted so tests can assert "woken once". */
+    public void wakeOwner() {
+        WAKEUPS.getAndAdd(this, 1L);
+        LockSupport.unpark(owner);
+    }
+
+    public long wakeups() {
+        return wakeups;
+    }
+
+    // ---------------------------------------------------------------- token
+
+    /** Owner only: takes the run token (nested calls just count). */
+    public void enter() {
+        if (depth++ > 0) {
+            return;
+        }
+        if (!STATE.compareAndSet(this, FREE, ACTIVE)) {
+            awaitToken(FREE);
+        }
+    }
+
+    /** Owner only: gives the run token back; work that arrived meanwhile gets a helper's wake. */
+    public void exit() {
+        if (--depth > 0) {
+            return;
+        }
+        STATE.setVolatile(this, FREE);
+        if (hasPendingWork()) {
+            // Work arrived while we were inside, after our last run: its adder saw ACTIVE and
+            // woke nobody. A thread waiting on one of our shared rings may need it.
+            for (HelperWaker w : sharedRings) {
+                w.wakeHelpers();
+            }
+        }
+    }
+
+    /** Remembers a shared (not SINGLE_ISSUER) ring this thread submits to. */
+    public synchronized void registerSharedRing(HelperWaker ring) {
+        HelperWaker[] cur = sharedRings;
+        for (HelperWaker w : cur) {
+            if (w == ring) {
+                return;
+            }
+        }
+        HelperWaker[] next = java.util.Arrays.copyOf(cur, cur.length + 1);
+        next[cur.length] = ring;
+        sharedRings = next;
+    }
+
+    /** Forgets a ring (it closed). */
+    public synchronized void unregisterSharedRing(HelperWaker ring) {
+        HelperWaker[] cur = sharedRings;
+        int n = 0;
+        HelperWaker[] next = new HelperWaker[cur.length];
+        for (HelperWaker w : cur) {
+            if (w != ring) {
+                next[n++] = w;
+            }
+        }
+        sharedRings = java.util.Arrays.copyOf(next, n);
+    }
+
+    public boolean isInside() {
+        return depth > 0;
+    }
+
+    /**
+     * Owner only, holding the token: publishes SLEEPING. The caller must then re-check
+     * {@link #hasPendingWork()} (and its own wait condition) before parking.
+     */
+    public void prepareToSleep() {
+        STATE.setVolatile(this, SLEEPING);
+    }
+
+    /** Owner only, after parking (or deciding not to): takes the token back. */
+    public void wakeUpFromSleep() {
+        if (!STATE.compareAndSet(this, SLEEPING, ACTIVE)) {
+            awaitToken(FREE);
+        }
+    }
+
+    private void awaitToken(int from) {
+        // Borrowed by a helper: it gives the token back after one run of the lists.
+        int spins = 0;
+        while (!STATE.compareAndSet(this, from, ACTIVE) && !STATE.compareAndSet(this, SLEEPING, ACTIVE)) {
+            if (++spins < 64) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+    }
+
+    /**
+     * Any thread: borrows the token if the owner is away or asleep, runs all pending work
+     * (in cancel mode if asked or if the owner has died), and gives the token back.
+     * Returns false if the token was not available.
+     */
+    public boolean tryHelp(boolean cancel) {
+        if (Thread.currentThread() == owner) {
+            return false;
+        }
+        int s = state;
+        if ((s != FREE && s != SLEEPING) || !STATE.compareAndSet(this, s, HELPED)) {
+            return false;
+        }
+        try {
+            runTaskWork(cancel || !owner.isAlive());
+        } finally {
+            STATE.setVolatile(this, s);
+            if (s == SLEEPING) {
+                LockSupport.unpark(owner);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Any thread: borrows the token (waiting for the owner to leave the engine if it is
+     * inside), runs {@code action} while holding it, and gives it back. Used by close()
+     * from another thread, which must not race with the owner.
+     */
+    public void withToken(Runnable action) {
+        if (Thread.currentThread() == owner) {
+            enter();
+            try {
+                action.run();
+            } finally {
+                exit();
+            }
+            return;
+        }
+        int spins = 0;
+        for (;;) {
+            int s = state;
+            if ((s == FREE || s == SLEEPING) && STATE.compareAndSet(this, s, HELPED)) {
+                try {
+                    action.run();
+                } finally {
+                    STATE.setVolatile(this, s);
+                    if (s == SLEEPING) {
+                        LockSupport.unpark(owner);
+                    }
+                }
+                return;
+            }
+            if (++spins < 64) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(50_000L);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- running
+
+    /** Any thread: true if any list has work (volatile-read quality). */
+    public boolean hasPendingWork() {
+        for (TaskWorkList l : lists) {
+            if (!l.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Token holder only: runs everything pending, FIFO per list, batched per ring: a ring's
+     * {@link TaskWorkTarget#beginTaskRun} / {@code endTaskRun} bracket each run of
+     * consecutive items for it. Returns the number of items run.
+     */
+    public int runTaskWork(boolean cancel) {
+        TaskWorkRunEvent ev = new TaskWorkRunEvent();
+        runCancel = cancel;
+        runCount = 0;
+        int loops = 0;
+        try {
+            for (TaskWorkList l : lists) {
+                if (!l.isEmpty()) {
+                    loops += l.runAll(sink);
+                }
+            }
+        } finally {
+            endRun();
+        }
+        int count = runCount;
+        if (count > 0 && ev.shouldCommit()) {
+            ev.count = count;
+            ev.loops = loops;
+            ev.cancel = cancel;
+            ev.commit();
+        }
+        return count;
+    }
+
+    /** Runs a list that is not one of this context's (a ring's DEFER_TASKRUN local list). */
+    public int runList(TaskWorkList list, boolean cancel) {
+        TaskWorkRunEvent ev = new TaskWorkRunEvent();
+        runCancel = cancel;
+        runCount = 0;
+        int loops;
+        try {
+            loops = list.runAll(sink);
+        } finally {
+            endRun();
+        }
+        int count = runCount;
+        if (count > 0 && ev.shouldCommit()) {
+            ev.count = count;
+            ev.loops = loops;
+            ev.cancel = cancel;
+            ev.commit();
+        }
+        return count;
+    }
+
+    private void runOne(TaskWork w) {
+        TaskWorkTarget t = w.target();
+        if (t != runTarget) {
+            if (runTarget != null) {
+                TaskWorkTarget prev = runTarget;
+                runTarget = null;
+                prev.endTaskRun();
+            }
+            t.beginTaskRun();
+            runTarget = t;
+        }
+        runCount++;
+        w.runTaskWork(runCancel);
+    }
+
+    private void endRun() {
+        TaskWorkTarget t = runTarget;
+        if (t != null) {
+            runTarget = null;
+            t.endTaskRun();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TaskContext[" + owner.getName() + " state=" + state + "]";
+    }
+}
