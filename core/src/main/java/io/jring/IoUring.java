@@ -4,6 +4,7 @@ import io.jring.core.ApiAccess;
 import io.jring.core.RingContext;
 import io.jring.core.RingParams;
 
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -135,6 +136,29 @@ public final class IoUring implements AutoCloseable {
     }
 
     // ---- registration
+
+    /** Registers fixed files (-1 = empty slot); EBUSY if some are registered already. */
+    public void registerFiles(int[] fds) {
+        ctx.registerFiles(fds);
+    }
+
+    /** Replaces {@code fds.length} slots from {@code offset} (-1 clears a slot). */
+    public void updateFiles(int offset, int[] fds) {
+        ctx.updateFiles(offset, fds);
+    }
+
+    public void unregisterFiles() {
+        ctx.unregisterFiles();
+    }
+
+    /** Registers buffers for READ_FIXED/WRITE_FIXED (native segments that outlive their use). */
+    public void registerBuffers(MemorySegment[] bufs) {
+        ctx.registerBuffers(bufs);
+    }
+
+    public void unregisterBuffers() {
+        ctx.unregisterBuffers();
+    }
 
     /** Sets io-wq's max workers (bounded, unbound; 0 = unchanged); returns the previous pair. */
     public int[] registerIoWqMaxWorkers(int bounded, int unbound) {

@@ -41,6 +41,11 @@ public final class Request extends TaskWork implements IoWork {
     public long addr3;
     public Object arg;
 
+    /** Bytes already transferred by an earlier partial attempt (the rest is retried). */
+    public long done;
+    /** io-wq hash key (buffered writes to one file run serially); 0 = none. */
+    public long hashKey;
+
     /** Result to post, and CQE flags. */
     public int res;
     public int cflags;
@@ -79,6 +84,8 @@ public final class Request extends TaskWork implements IoWork {
         taskFunc = null;
         res = 0;
         cflags = 0;
+        done = 0;
+        hashKey = 0;
     }
 
     @Override
@@ -108,7 +115,7 @@ public final class Request extends TaskWork implements IoWork {
 
     @Override
     public long hashKey() {
-        return 0;
+        return hashKey;
     }
 
     @Override

@@ -19,6 +19,9 @@ import io.jring.trace.SubmitSqeEvent;
 import io.jring.tw.HelperWaker;
 import io.jring.tw.TaskContext;
 import io.jring.tw.TaskWorkTarget;
+import io.jring.sys.SysCallContext;
+
+import java.lang.foreign.MemorySegment;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -66,6 +69,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** DEFER_TASKRUN rings only. */
     private final LocalWorkList local;
     private final IoWq iowq;
+    /** Registered files and buffers: touched under the posting right only. */
+    private final FileTable files = new FileTable();
+    private final BufferTable buffers = new BufferTable();
+    /** Native scratch for inline syscalls; used by the posting right's holder only. */
+    private final SysCallContext inlineSys = SysCallContext.shared();
+    /** Grown on demand for vectors longer than the scratch's iovec array (inline side). */
+    private MemorySegment largeIov;
+    private java.lang.foreign.Arena largeIovArena;
 
     /** SINGLE_ISSUER: the first thread that used the ring. Set once by CAS, read by anyone. */
     private volatile Thread owner;
@@ -325,7 +336,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             fail(req, err, reason);
             return false;
         }
-        if ((req.flags & SqeFlags.ASYNC) != 0) {
+        if ((req.flags & SqeFlags.ASYNC) != 0 || def.forceAsync()) {
             punt(req);
         } else {
             issueInline(req);
@@ -347,6 +358,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     /** Hands a request to io-wq (the kernel's io_queue_iowq). */
     void punt(Request req) {
+        req.def.preparePunt(req);
         iowq.enqueue(req);
     }
 
@@ -677,6 +689,75 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== registration
 
+    /** Runs a registration change under the posting right. */
+    private void underPostingRight(Runnable change) {
+        TaskContext tc = enter();
+        try {
+            lockRing();
+            try {
+                change.run();
+            } finally {
+                unlockRing();
+            }
+        } finally {
+            tc.exit();
+        }
+    }
+
+    public void registerFiles(int[] fds) {
+        underPostingRight(() -> files.register(fds));
+    }
+
+    public void updateFiles(int offset, int[] fds) {
+        underPostingRight(() -> files.update(offset, fds));
+    }
+
+    public void unregisterFiles() {
+        underPostingRight(files::unregister);
+    }
+
+    public void registerBuffers(MemorySegment[] bufs) {
+        underPostingRight(() -> buffers.register(bufs));
+    }
+
+    public void unregisterBuffers() {
+        underPostingRight(buffers::unregister);
+    }
+
+    /** Posting right: the descriptor in a fixed-file slot, or -EBADF. */
+    public int resolveFixedFile(int index) {
+        return files.resolve(index);
+    }
+
+    /** Posting right: 0 if the range lies in registered buffer {@code index}, else -EFAULT. */
+    public int checkFixedBuffer(int index, MemorySegment addr, long len) {
+        return buffers.check(index, addr, len);
+    }
+
+    /** Posting right: the inline syscall scratch. */
+    public SysCallContext inlineSys() {
+        return inlineSys;
+    }
+
+    /**
+     * An iovec array for {@code count} entries beyond the scratch's capacity: on the inline
+     * side a ring-owned array grown on demand; in a worker a fresh one (rare: > 64 buffers).
+     */
+    public MemorySegment largeIovecs(int count, boolean inline) {
+        long bytes = (long) count * io.jring.sys.Structs.Iovec.SIZE;
+        if (!inline) {
+            return java.lang.foreign.Arena.ofAuto().allocate(bytes, 8);
+        }
+        if (largeIov == null || largeIov.byteSize() < bytes) {
+            if (largeIovArena != null) {
+                largeIovArena.close();
+            }
+            largeIovArena = java.lang.foreign.Arena.ofShared();
+            largeIov = largeIovArena.allocate(bytes, 8);
+        }
+        return largeIov;
+    }
+
     public int[] registerIoWqMaxWorkers(int bounded, int unbound) {
         checkUsable();
         if (bounded < 0 || unbound < 0) {
@@ -709,6 +790,10 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             waiter = null;
         }
         iowq.release();
+        inlineSys.close();
+        if (largeIovArena != null) {
+            largeIovArena.close();
+        }
         for (TaskContext c : submitters) {
             c.unregisterSharedRing(this);
         }

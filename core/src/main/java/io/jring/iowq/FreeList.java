@@ -4,7 +4,7 @@ package io.jring.iowq;
  * An account's idle workers ({@code acct->free_list}), most recently idle first: waking the
  * first keeps the warm workers busy and lets the others reach their idle timeout. Intrusive
  * through {@link IoWorker#freeNext}/{@link IoWorker#freePrev}, so it allocates nothing.
- * Not thread-safe: guarded by the account's lock.
+ * Not thread-safe: guarded by the account's monitor.
  */
 final class FreeList {
 

@@ -17,11 +17,11 @@ import java.util.function.Predicate;
  *
  * <p>An open-addressing table (linear probing, backward-shift deletion) keyed by the hash
  * key; removed chains are recycled, so steady state allocates nothing. Not thread-safe:
- * guarded by the account's lock.
+ * guarded by the account's monitor.
  */
 final class HashedWork {
 
-    /** One key's state. All fields guarded by the account's lock. */
+    /** One key's state. All fields guarded by the account's monitor. */
     static final class Chain {
         long key;
         /** A worker is running this key's work (it owns the chain until it releases it). */

@@ -1,44 +1,46 @@
 package io.jring.iowq;
 
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One io-wq worker ({@code io_worker}): a platform daemon thread of one account that takes
- * the next runnable item, runs it blocking, and goes idle when the queue is empty. It retires
- * after {@code idleTimeout} without work, when its account's limit was lowered below the
- * number of workers (after its current item), or when the io-wq shuts down.
+ * the next runnable item, runs it blocking, and parks on the free list when the queue is
+ * empty. It retires after the idle timeout without work, when its account's limit was
+ * lowered below the number of workers (after its current item), or when the io-wq shuts down.
  *
- * <p>Every mutable field is guarded by the account's lock; {@link #thread} and
- * {@link #wakeup} are final and safely published by the lock that registered the worker.
+ * <p>Every mutable field is guarded by the account's monitor. Idle workers park with
+ * {@link LockSupport} rather than a {@code Condition}, so going idle and being woken
+ * allocate nothing: the waker unlinks the worker from the free list under the monitor and
+ * unparks its thread; the permit makes an unpark before the park harmless.
  */
 final class IoWorker implements Runnable {
 
     final IoWqAccount account;
+    /** Final, published to other threads by the monitor that registered the worker. */
     final Thread thread;
-    /** Signalled (under the account lock) by whoever takes this worker off the free list. */
-    final Condition wakeup;
 
     /**
-     * The item this worker is running, or null. Written by the worker under the account
-     * lock (set when taken, cleared after it ran); read by {@code cancel} under the same
-     * lock to answer RUNNING.
+     * The item this worker is running, or null. Written by the worker under the monitor
+     * (set when taken, cleared after it ran); read by cancel under the monitor to answer
+     * RUNNING.
      */
     IoWork current;
 
     /**
-     * The hashed chain this worker owns, or null: while it is set no other worker runs the
-     * key. {@link #chainLeft} counts the items that were pending when the worker took the
-     * chain; it runs those back to back (Linux cuts the run of a hash out of the list) and
-     * then puts the key back at the tail, so later arrivals wait their turn like Linux's.
-     * Both guarded by the account lock, written only by this worker.
+     * The hashed chain this worker owns, or null: while set, no other worker runs the key.
+     * {@link #chainLeft} counts the items that were pending when the worker took the chain;
+     * it runs those back to back (Linux cuts the run of a hash out of the list) and then puts
+     * the key back at the tail, so later arrivals wait their turn as in Linux. Written and
+     * read by {@link WorkList} under the monitor, on this worker's behalf only.
      */
     HashedWork.Chain chain;
     int chainLeft;
 
     /**
-     * Free-list membership and links ({@code acct->free_list}): set by the worker when it
-     * goes idle, cleared by whoever wakes it (or by the worker itself on timeout). Guarded
-     * by the account lock.
+     * On the free list ({@code acct->free_list}). Set by the worker when it goes idle;
+     * cleared, with the links, by whoever wakes it (then unparks it) or by the worker itself
+     * on timeout. The parked worker reads it under the monitor after every return from park:
+     * still true means a timeout or a spurious return, not a wakeup. Guarded by the monitor.
      */
     boolean free;
     IoWorker freeNext;
@@ -46,43 +48,53 @@ final class IoWorker implements Runnable {
 
     IoWorker(IoWqAccount account, String name) {
         this.account = account;
-        this.wakeup = account.lock.newCondition();
         this.thread = Thread.ofPlatform().name(name).daemon(true).unstarted(this);
     }
 
     @Override
     public void run() {
         IoWqAccount a = account;
-        a.lock.lock();
-        try {
-            while (true) {
-                IoWork work = a.nextWork(this);
-                if (work != null) {
-                    current = work;
-                    a.lock.unlock();
-                    try {
-                        runOne(work);
-                    } finally {
-                        a.lock.lock();
-                        current = null;
-                    }
+        IoWork work = null;
+        long idleDeadline = 0;
+        while (true) {
+            synchronized (a) {
+                if (work != null) { // back from an item
+                    current = work = null;
                     if (a.isSurplus()) {
-                        break;
+                        a.workerExit(this);
+                        return;
                     }
-                } else if (a.isExiting() || a.isSurplus() || !a.idle(this)) {
-                    break;
+                }
+                // Still free after park: a spurious return (park again below) or the timeout.
+                if (free && idleDeadline - System.nanoTime() <= 0 && !a.idleExpired(this)) {
+                    a.workerExit(this);
+                    return;
+                }
+                if (!free) { // woken, timed out with work queued, or never idle
+                    work = a.nextWork(this);
+                    if (work != null) {
+                        current = work;
+                    } else if (a.isExiting() || a.isSurplus()) {
+                        a.workerExit(this);
+                        return;
+                    } else {
+                        idleDeadline = a.goIdle(this);
+                    }
                 }
             }
-            a.workerExit(this);
-        } finally {
-            a.lock.unlock();
+            if (work != null) {
+                runOne(work);
+            } else {
+                Thread.interrupted(); // a stray interrupt must not turn parking into spinning
+                LockSupport.parkNanos(this, idleDeadline - System.nanoTime());
+            }
         }
     }
 
     /**
-     * Runs one item outside the lock. The item owns its completion (it hands its result back
-     * through task work), so a Throwable escaping it is swallowed: a worker never dies of it
-     * and never loses the items queued behind it.
+     * Runs one item outside the monitor. The item owns its completion (it hands its result
+     * back through task work), so a Throwable escaping it is swallowed: the worker never
+     * dies of it and never strands the items queued behind it.
      */
     private static void runOne(IoWork work) {
         try {
@@ -90,7 +102,6 @@ final class IoWorker implements Runnable {
         } catch (Throwable ignored) {
             // The work's own completion path reports failures; nothing to add here.
         }
-        // An interrupt aimed at this item must not hit the next one.
-        Thread.interrupted();
+        Thread.interrupted(); // an interrupt aimed at this item must not hit the next one
     }
 }

@@ -73,7 +73,7 @@ public final class IoWq implements AutoCloseable {
     /**
      * This handle was released. Set once by the CAS in {@link #release} (any thread); read by
      * {@link #enqueue} and {@link #attach} as a volatile load. An enqueue that races with the
-     * last release is still safe: the accounts refuse or drain its work under their locks.
+     * last release is still safe: the accounts refuse or drain its work under their monitors.
      */
     private volatile boolean released;
 
@@ -129,7 +129,7 @@ public final class IoWq implements AutoCloseable {
                 if (line.startsWith("Max processes")) {
                     String soft = line.substring("Max processes".length()).trim().split("\\s+")[0];
                     return soft.equals("unlimited") ? Integer.MAX_VALUE
-                            : (int) Math.clamp(Long.parseLong(soft), 1, Integer.MAX_VALUE);
+                            : Math.clamp(Long.parseLong(soft), 1, Integer.MAX_VALUE);
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -170,8 +170,8 @@ public final class IoWq implements AutoCloseable {
     /**
      * Cancels queued work that {@code match} accepts: the first match only, or with
      * {@code all} every match. Removed items get {@link IoWork#cancelQueued} on this thread,
-     * after the accounts' locks are released. Running items are never interrupted here.
-     * {@code match} runs under an account's lock: keep it short, and do not call back into
+     * after the accounts' monitors are released. Running items are never interrupted here.
+     * {@code match} runs under an account's monitor: keep it short, and do not call back into
      * this io-wq from it.
      *
      * <p>Result, as Linux's {@code io_wq_cancel_cb}: without {@code all}, CANCELLED if a

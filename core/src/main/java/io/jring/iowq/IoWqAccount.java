@@ -2,8 +2,7 @@ package io.jring.iowq;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
 /**
@@ -13,27 +12,24 @@ import java.util.function.Predicate;
  * the account is below its limit ({@code io_wq_enqueue}); otherwise it waits for a busy
  * worker to finish its item.
  *
- * <p>One lock guards all mutable state here and in the account's {@link WorkList} and
- * {@link IoWorker}s, as Linux's {@code acct->lock}: enqueue, the workers' take and idle
- * paths, cancellation and shutdown hold it for a few field updates; work runs outside it.
- * Methods documented as "worker side" expect the lock held by the caller; the others take it.
+ * <p>The account's monitor guards all mutable state here, in its {@link WorkList} and in its
+ * {@link IoWorker}s, as Linux's {@code acct->lock} does: enqueue, the workers' take and idle
+ * steps, cancellation and shutdown hold it for a few field updates; work runs outside it.
+ * A monitor rather than a {@code ReentrantLock}: contention allocates no queue nodes.
+ * Methods marked "worker side" expect the caller to hold the monitor; the others take it.
  */
 final class IoWqAccount {
-
-    final ReentrantLock lock = new ReentrantLock();
-    /** Signalled whenever a worker leaves; shutdown waits on it. */
-    private final Condition workerLeft = lock.newCondition();
 
     private final String namePrefix;
     private final long idleNanos;
     private final WorkList work = new WorkList();
+    private final FreeList free = new FreeList();
+    /** Every worker whose thread may be alive; terminated ones are pruned on registration. */
+    private final List<IoWorker> workers = new ArrayList<>();
 
     private int maxWorkers;
     /** Workers started or about to start (reserved by enqueue), not yet retired. */
     private int nrWorkers;
-    private final FreeList free = new FreeList();
-    /** Every worker whose thread may be alive; terminated ones are pruned on registration. */
-    private final List<IoWorker> workers = new ArrayList<>();
     private int nextWorkerId;
     /** Set once by shutdown: work is refused, workers leave when their item is done. */
     private boolean exiting;
@@ -48,14 +44,11 @@ final class IoWqAccount {
     void enqueue(IoWork w) {
         IoWorker created = null;
         boolean refused;
-        lock.lock();
-        try {
+        synchronized (this) {
             refused = exiting;
             if (!refused && work.add(w)) {
                 created = wakeOrReserve();
             }
-        } finally {
-            lock.unlock();
         }
         if (refused) {
             w.cancelQueued();
@@ -64,7 +57,7 @@ final class IoWqAccount {
         }
     }
 
-    /** Wakes a free worker, or reserves a new one (returned, to start outside the lock). */
+    /** Wakes a free worker, or reserves a new one (returned, to start outside the monitor). */
     private IoWorker wakeOrReserve() {
         if (!free.isEmpty()) {
             wake(free.first());
@@ -80,28 +73,30 @@ final class IoWqAccount {
         return wk;
     }
 
-    /** Starts a reserved worker, outside the lock (thread creation is slow). */
+    /** Starts a reserved worker, outside the monitor (thread creation is slow). */
     private void start(IoWorker wk) {
         try {
             wk.thread.start();
         } catch (Throwable t) { // no thread to be had: give the reservation back
             List<IoWork> orphans = new ArrayList<>();
-            lock.lock();
-            try {
+            synchronized (this) {
                 nrWorkers--;
                 workers.remove(wk);
-                workerLeft.signalAll();
+                notifyAll();
                 if (nrWorkers == 0) { // nobody would ever run the queue: cancel it, as Linux
                     work.drainTo(orphans);
                 }
-            } finally {
-                lock.unlock();
             }
             orphans.forEach(IoWork::cancelQueued);
         }
     }
 
-    // ---- worker side (lock held) -------------------------------------------------------
+    private void wake(IoWorker w) {
+        free.unlink(w);
+        LockSupport.unpark(w.thread);
+    }
+
+    // ---- worker side (monitor held) ----------------------------------------------------
 
     /** Worker side: the next item for {@code w}, or null when nothing is runnable. */
     IoWork nextWork(IoWorker w) {
@@ -122,26 +117,19 @@ final class IoWqAccount {
         return nrWorkers > maxWorkers;
     }
 
-    /**
-     * Worker side: parks {@code w} on the free list until it is woken or the idle timeout
-     * passes. Returns false when the worker should retire (timed out, nothing runnable).
-     */
-    boolean idle(IoWorker w) {
+    /** Worker side: puts {@code w} on the free list; returns the deadline of its idle time. */
+    long goIdle(IoWorker w) {
         free.push(w);
-        long deadline = System.nanoTime() + idleNanos;
-        while (w.free) {
-            long nanos = deadline - System.nanoTime();
-            if (nanos <= 0) {
-                free.unlink(w);
-                return work.runnableCount() > 0;
-            }
-            try {
-                w.wakeup.awaitNanos(nanos);
-            } catch (InterruptedException e) {
-                // Nobody but io-wq should interrupt its threads: a spurious wakeup.
-            }
-        }
-        return true;
+        return System.nanoTime() + idleNanos;
+    }
+
+    /**
+     * Worker side: {@code w}'s idle time ran out before anyone woke it. Takes it off the
+     * free list; returns false when it should retire (nothing runnable), true to look again.
+     */
+    boolean idleExpired(IoWorker w) {
+        free.unlink(w);
+        return work.runnableCount() > 0;
     }
 
     /** Worker side: the last step of a worker's thread, so close() may then join it. */
@@ -151,12 +139,7 @@ final class IoWqAccount {
         if (work.runnableCount() > 0 && !free.isEmpty()) {
             wake(free.first());
         }
-        workerLeft.signalAll();
-    }
-
-    private void wake(IoWorker w) {
-        free.unlink(w);
-        w.wakeup.signal();
+        notifyAll(); // shutdown waits on the monitor for workers to leave
     }
 
     // ---- limits, cancellation, counters ------------------------------------------------
@@ -165,8 +148,7 @@ final class IoWqAccount {
     int setMaxWorkers(int max) {
         List<IoWorker> created = new ArrayList<>(0);
         int previous;
-        lock.lock();
-        try {
+        synchronized (this) {
             previous = maxWorkers;
             if (max != 0) {
                 maxWorkers = max;
@@ -182,8 +164,6 @@ final class IoWqAccount {
                     }
                 }
             }
-        } finally {
-            lock.unlock();
         }
         created.forEach(this::start);
         return previous;
@@ -193,57 +173,38 @@ final class IoWqAccount {
      * Removes queued work that {@code match} accepts (all, or only the first) into
      * {@code out} and returns how many. With {@code all}, or when nothing queued matched,
      * also reports in {@code running[0]} whether a matching item is running. The caller
-     * calls cancelQueued on {@code out} after this returns (outside the lock).
+     * calls cancelQueued on {@code out} after this returns (outside the monitor).
      */
-    int cancel(Predicate<? super IoWork> match, boolean all, List<IoWork> out, boolean[] running) {
-        lock.lock();
-        try {
-            int removed = work.remove(match, all, out);
-            if (all || removed == 0) {
-                for (IoWorker wk : workers) {
-                    if (wk.current != null && match.test(wk.current)) {
-                        running[0] = true;
-                        break;
-                    }
+    synchronized int cancel(Predicate<? super IoWork> match, boolean all, List<IoWork> out,
+            boolean[] running) {
+        int removed = work.remove(match, all, out);
+        if (all || removed == 0) {
+            for (IoWorker wk : workers) {
+                if (wk.current != null && match.test(wk.current)) {
+                    running[0] = true;
+                    break;
                 }
             }
-            return removed;
-        } finally {
-            lock.unlock();
         }
+        return removed;
     }
 
-    int workerCount() {
-        lock.lock();
-        try {
-            return nrWorkers;
-        } finally {
-            lock.unlock();
-        }
+    synchronized int workerCount() {
+        return nrWorkers;
     }
 
-    int queuedCount() {
-        lock.lock();
-        try {
-            return work.size();
-        } finally {
-            lock.unlock();
-        }
+    synchronized int queuedCount() {
+        return work.size();
     }
 
     // ---- shutdown ----------------------------------------------------------------------
 
     /** Refuses new work, moves all queued work to {@code out}, wakes idle workers to leave. */
-    void beginExit(List<IoWork> out) {
-        lock.lock();
-        try {
-            exiting = true;
-            work.drainTo(out);
-            while (!free.isEmpty()) {
-                wake(free.first());
-            }
-        } finally {
-            lock.unlock();
+    synchronized void beginExit(List<IoWork> out) {
+        exiting = true;
+        work.drainTo(out);
+        while (!free.isEmpty()) {
+            wake(free.first());
         }
     }
 
@@ -254,21 +215,22 @@ final class IoWqAccount {
      */
     void awaitWorkersExit() {
         Thread self = Thread.currentThread();
+        boolean interrupted = false;
         List<IoWorker> toJoin;
-        lock.lock();
-        try {
+        synchronized (this) {
             int own = 0;
             for (IoWorker wk : workers) {
                 own += wk.thread == self ? 1 : 0;
             }
             while (nrWorkers > own) {
-                workerLeft.awaitUninterruptibly();
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true; // shutdown must finish; the flag is restored below
+                }
             }
             toJoin = new ArrayList<>(workers);
-        } finally {
-            lock.unlock();
         }
-        boolean interrupted = false;
         for (IoWorker wk : toJoin) {
             while (wk.thread != self) {
                 try {

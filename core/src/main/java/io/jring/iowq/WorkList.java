@@ -9,7 +9,7 @@ import java.util.function.Predicate;
  * key. Invariant: the runnable queue holds only unhashed items and, for each hashed key that
  * no worker is running, that key's first waiting item; so its head is always runnable.
  *
- * <p>Not thread-safe: guarded by the account's lock.
+ * <p>Not thread-safe: guarded by the account's monitor.
  */
 final class WorkList {
 

@@ -7,7 +7,7 @@ package io.jring.iowq;
  * An {@link java.util.ArrayDeque} would do for FIFO, but cancellation must look at and
  * replace items in the middle, which needs an index.
  *
- * <p>Not thread-safe: every instance is guarded by its account's lock. Allocation-free once
+ * <p>Not thread-safe: every instance is guarded by its account's monitor. Allocation-free once
  * the array has grown to the deepest queue seen.
  */
 final class WorkRing {

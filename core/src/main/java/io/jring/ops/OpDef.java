@@ -22,6 +22,15 @@ public abstract class OpDef {
         return true;
     }
 
+    /** Always runs in io-wq, never inline (fsync, openat, close: they may block). */
+    public boolean forceAsync() {
+        return false;
+    }
+
+    /** Called on the submitting side just before the request goes to io-wq (e.g. to hash it). */
+    public void preparePunt(Request req) {
+    }
+
     /**
      * Copies and validates the SQE into the request (submitting thread). Returns 0 or
      * {@code -errno}; the request then completes with that error without being issued.

@@ -8,6 +8,15 @@ public final class OpTable {
 
     static {
         DEFS[Opcode.NOP] = new NopOp();
+        DEFS[Opcode.READ] = new SingleBufferRwOp(false, false);
+        DEFS[Opcode.WRITE] = new SingleBufferRwOp(true, false);
+        DEFS[Opcode.READ_FIXED] = new SingleBufferRwOp(false, true);
+        DEFS[Opcode.WRITE_FIXED] = new SingleBufferRwOp(true, true);
+        DEFS[Opcode.READV] = new VectoredRwOp(false);
+        DEFS[Opcode.WRITEV] = new VectoredRwOp(true);
+        DEFS[Opcode.FSYNC] = new FsyncOp();
+        DEFS[Opcode.OPENAT] = new OpenatOp();
+        DEFS[Opcode.CLOSE] = new CloseOp();
     }
 
     private OpTable() {}

@@ -1,0 +1,33 @@
+package io.jring.ops;
+
+import io.jring.Errno;
+import io.jring.Sqe;
+import io.jring.SqeFlags;
+import io.jring.core.Request;
+import io.jring.sys.FsCalls;
+import io.jring.sys.SysCallContext;
+
+/** CLOSE of a plain descriptor. Always in io-wq (a final close may flush and block). */
+final class CloseOp extends OpDef {
+    @Override
+    public boolean forceAsync() {
+        return true;
+    }
+
+    @Override
+    public int prep(Request req, Sqe sqe) {
+        if ((req.flags & SqeFlags.FIXED_FILE) != 0 || req.off != 0 || req.addr != null || req.len != 0
+                || req.opFlags != 0) {
+            return -Errno.EINVAL;
+        }
+        return 0;
+    }
+
+    @Override
+    public int issue(Request req, boolean nonBlocking) {
+        if (nonBlocking) {
+            return -Errno.EAGAIN;
+        }
+        return FsCalls.close(SysCallContext.current(), req.fd);
+    }
+}

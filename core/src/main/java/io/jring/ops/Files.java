@@ -1,0 +1,64 @@
+package io.jring.ops;
+
+import io.jring.Errno;
+import io.jring.SqeFlags;
+import io.jring.core.Request;
+import io.jring.sys.FsCalls;
+import io.jring.sys.SysCallContext;
+
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/** File-descriptor helpers shared by the file operations. */
+final class Files {
+    private Files() {}
+
+    /** O_DIRECT (Linux x86_64/aarch64 value). */
+    static final int O_DIRECT = 040000;
+
+    /**
+     * Resolves the SQE's fd into {@code req.fd}: a fixed-file slot with FIXED_FILE.
+     * Returns 0 or -EBADF.
+     */
+    static int resolveFd(Request req) {
+        if ((req.flags & SqeFlags.FIXED_FILE) != 0) {
+            int fd = req.ring.resolveFixedFile(req.fd);
+            if (fd < 0) {
+                return fd;
+            }
+            req.fd = fd;
+        }
+        return 0;
+    }
+
+    /**
+     * io-wq hash key for buffered writes to a regular file (device and inode, as Linux hashes
+     * by inode), so they run serially; 0 for anything else.
+     */
+    static long writeHashKey(int fd) {
+        SysCallContext sc = SysCallContext.current();
+        int type = FsCalls.fileType(sc, fd);
+        if (type != io.jring.sys.Structs.Stat.S_IFREG) {
+            return 0;
+        }
+        MemorySegment st = sc.stat();
+        long dev = st.get(JAVA_LONG, 0);
+        long ino = st.get(JAVA_LONG, 8);
+        int fl = FsCalls.getStatusFlags(sc, fd);
+        if (fl >= 0 && (fl & O_DIRECT) != 0) {
+            return 0;
+        }
+        long key = dev * 0x9E3779B97F4A7C15L ^ ino;
+        return key == 0 ? 1 : key;
+    }
+
+    /** True if the fd is a regular file (partial transfers of those are retried, as Linux does). */
+    static boolean isRegular(int fd) {
+        return FsCalls.fileType(SysCallContext.current(), fd) == io.jring.sys.Structs.Stat.S_IFREG;
+    }
+
+    static int checkLive(MemorySegment seg) {
+        return seg != null && seg.scope().isAlive() ? 0 : -Errno.EFAULT;
+    }
+}

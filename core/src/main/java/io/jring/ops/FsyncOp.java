@@ -1,0 +1,33 @@
+package io.jring.ops;
+
+import io.jring.Errno;
+import io.jring.Fsync;
+import io.jring.Sqe;
+import io.jring.core.Request;
+import io.jring.sys.FsCalls;
+import io.jring.sys.SysCallContext;
+
+/** FSYNC (fsync or, with {@link Fsync#DATASYNC}, fdatasync): always in io-wq, it blocks. */
+final class FsyncOp extends OpDef {
+    @Override
+    public boolean forceAsync() {
+        return true;
+    }
+
+    @Override
+    public int prep(Request req, Sqe sqe) {
+        if ((req.opFlags & ~Fsync.DATASYNC) != 0 || req.addr != null) {
+            return -Errno.EINVAL;
+        }
+        return Files.resolveFd(req);
+    }
+
+    @Override
+    public int issue(Request req, boolean nonBlocking) {
+        if (nonBlocking) {
+            return -Errno.EAGAIN;
+        }
+        SysCallContext sc = SysCallContext.current();
+        return (req.opFlags & Fsync.DATASYNC) != 0 ? FsCalls.fdatasync(sc, req.fd) : FsCalls.fsync(sc, req.fd);
+    }
+}

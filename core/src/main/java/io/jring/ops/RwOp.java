@@ -1,0 +1,118 @@
+package io.jring.ops;
+
+import io.jring.Errno;
+import io.jring.Sqe;
+import io.jring.core.Request;
+import io.jring.sys.FileCalls;
+import io.jring.sys.SysCallContext;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Reads and writes (READ/WRITE, READ_FIXED/WRITE_FIXED, READV/WRITEV): the kernel's
+ * {@code io_read}/{@code io_write}. The inline attempt is {@code preadv2/pwritev2} with
+ * RWF_NOWAIT in the submitting thread (page-cache hits finish there); EAGAIN, or a file
+ * without NOWAIT support, punts to io-wq where the call blocks. A partial transfer on a
+ * regular file is finished in io-wq and reported as one result, as Linux does; a short
+ * result at EOF (or on a pipe or socket) is reported as is. Offset -1 means the file
+ * position. Buffered writes to one file are hashed so io-wq runs them serially.
+ */
+abstract class RwOp extends OpDef {
+    /** RWF_* flags Linux accepts in {@code rw_flags}. */
+    private static final int RWF_VALID = FileCalls.RWF_HIPRI | FileCalls.RWF_DSYNC | FileCalls.RWF_SYNC
+            | FileCalls.RWF_NOWAIT | FileCalls.RWF_APPEND;
+
+    final boolean write;
+
+    RwOp(boolean write) {
+        this.write = write;
+    }
+
+    @Override
+    public final int prep(Request req, Sqe sqe) {
+        if ((req.opFlags & ~RWF_VALID) != 0) {
+            return -Errno.EOPNOTSUPP;
+        }
+        if (req.len < 0) {
+            return -Errno.EINVAL;
+        }
+        if (req.off < -1) {
+            return -Errno.EINVAL;
+        }
+        int r = Files.resolveFd(req);
+        return r != 0 ? r : prepBuffers(req);
+    }
+
+    /** Validates the buffers; 0 or -errno (heap segment -EINVAL, dead or too small -EFAULT). */
+    abstract int prepBuffers(Request req);
+
+    /** Total bytes asked for. */
+    abstract long length(Request req);
+
+    /**
+     * Fills {@code iov} with the buffers from byte {@code skip} on; returns the entry count,
+     * or -errno if a buffer died meanwhile.
+     */
+    abstract int fillIovecs(Request req, MemorySegment iov, long skip);
+
+    /** Iovec entries needed. */
+    abstract int iovecCount(Request req);
+
+    @Override
+    public final void preparePunt(Request req) {
+        if (write && req.hashKey == 0) {
+            req.hashKey = Files.writeHashKey(req.fd);
+        }
+    }
+
+    @Override
+    public final int issue(Request req, boolean nonBlocking) {
+        SysCallContext sc = nonBlocking ? req.ring.inlineSys() : SysCallContext.current();
+        long total = length(req);
+        long skip = req.done;
+        MemorySegment iov = iovecsFor(req, sc, nonBlocking);
+        int n = fillIovecs(req, iov, skip);
+        if (n < 0) {
+            return finish(req, n);
+        }
+        long off = req.off == -1 ? -1 : req.off + skip;
+        int rwf = req.opFlags;
+        long r;
+        if (nonBlocking) {
+            r = write ? FileCalls.pwritev2Nowait(sc, req.fd, iov, n, off, rwf)
+                      : FileCalls.preadv2Nowait(sc, req.fd, iov, n, off, rwf);
+            if (r == -Errno.EOPNOTSUPP && (rwf & FileCalls.RWF_NOWAIT) == 0) {
+                return -Errno.EAGAIN;   // the file cannot do NOWAIT: io-wq will block for it
+            }
+            if (r == -Errno.EAGAIN) {
+                return (rwf & FileCalls.RWF_NOWAIT) != 0 ? finish(req, r) : (int) r;
+            }
+            if (r > 0 && skip + r < total && (rwf & FileCalls.RWF_NOWAIT) == 0 && Files.isRegular(req.fd)) {
+                req.done = skip + r;   // partial page-cache hit: finish the rest in io-wq
+                return -Errno.EAGAIN;
+            }
+        } else {
+            r = write ? FileCalls.pwritev2(sc, req.fd, iov, n, off, rwf & ~FileCalls.RWF_NOWAIT)
+                      : FileCalls.preadv2(sc, req.fd, iov, n, off, rwf & ~FileCalls.RWF_NOWAIT);
+        }
+        return finish(req, r);
+    }
+
+    private static int finish(Request req, long r) {
+        if (r < 0) {
+            return req.done > 0 ? (int) req.done : (int) r;
+        }
+        return (int) (req.done + r);
+    }
+
+    private MemorySegment iovecsFor(Request req, SysCallContext sc, boolean nonBlocking) {
+        int count = iovecCount(req);
+        if (count == 1) {
+            return sc.singleIovec();
+        }
+        if (count <= SysCallContext.IOVEC_CAPACITY) {
+            return sc.iovecs();
+        }
+        return req.ring.largeIovecs(count, nonBlocking);
+    }
+}

@@ -1,0 +1,46 @@
+package io.jring.ops;
+
+import io.jring.core.Request;
+import io.jring.sys.Buffers;
+import io.jring.sys.Structs;
+
+import java.lang.foreign.MemorySegment;
+
+/** READ/WRITE and READ_FIXED/WRITE_FIXED: one buffer ({@code addr}, {@code len}). */
+final class SingleBufferRwOp extends RwOp {
+    private final boolean fixed;
+
+    SingleBufferRwOp(boolean write, boolean fixed) {
+        super(write);
+        this.fixed = fixed;
+    }
+
+    @Override
+    int prepBuffers(Request req) {
+        int bad = Buffers.check(req.addr, req.len);
+        if (bad != 0) {
+            return bad;
+        }
+        return fixed ? req.ring.checkFixedBuffer(req.bufIndex, req.addr, req.len) : 0;
+    }
+
+    @Override
+    long length(Request req) {
+        return req.len;
+    }
+
+    @Override
+    int iovecCount(Request req) {
+        return 1;
+    }
+
+    @Override
+    int fillIovecs(Request req, MemorySegment iov, long skip) {
+        int bad = Files.checkLive(req.addr);
+        if (bad != 0) {
+            return bad;
+        }
+        Structs.Iovec.set(iov, 0, req.addr.address() + skip, req.len - skip);
+        return 1;
+    }
+}

@@ -1,0 +1,80 @@
+package io.jring.ops;
+
+import io.jring.Errno;
+import io.jring.core.Request;
+import io.jring.sys.Buffers;
+import io.jring.sys.Structs;
+
+import java.lang.foreign.MemorySegment;
+
+/** READV/WRITEV: an array of buffers ({@code len} = count, at most UIO_MAXIOV = 1024). */
+final class VectoredRwOp extends RwOp {
+    static final int UIO_MAXIOV = 1024;
+
+    VectoredRwOp(boolean write) {
+        super(write);
+    }
+
+    private static MemorySegment[] bufs(Request req) {
+        return req.arg instanceof MemorySegment[] b ? b : null;
+    }
+
+    @Override
+    int prepBuffers(Request req) {
+        MemorySegment[] b = bufs(req);
+        if (b == null) {
+            return req.len == 0 ? -Errno.EINVAL : -Errno.EFAULT;
+        }
+        if (req.len > UIO_MAXIOV || req.len > b.length) {
+            return req.len > UIO_MAXIOV ? -Errno.EINVAL : -Errno.EFAULT;
+        }
+        long total = 0;
+        for (int i = 0; i < req.len; i++) {
+            int bad = Buffers.check(b[i]);
+            if (bad != 0) {
+                return bad;
+            }
+            total += b[i].byteSize();
+        }
+        return total > Integer.MAX_VALUE ? -Errno.EINVAL : 0;
+    }
+
+    @Override
+    long length(Request req) {
+        MemorySegment[] b = bufs(req);
+        long total = 0;
+        for (int i = 0; i < req.len; i++) {
+            total += b[i].byteSize();
+        }
+        return total;
+    }
+
+    @Override
+    int iovecCount(Request req) {
+        return Math.max(req.len, 1);
+    }
+
+    @Override
+    int fillIovecs(Request req, MemorySegment iov, long skip) {
+        MemorySegment[] b = bufs(req);
+        int n = 0;
+        for (int i = 0; i < req.len; i++) {
+            MemorySegment s = b[i];
+            if (!s.scope().isAlive()) {
+                return -Errno.EFAULT;
+            }
+            long size = s.byteSize();
+            if (skip >= size) {
+                skip -= size;
+                continue;
+            }
+            Structs.Iovec.set(iov, n++, s.address() + skip, size - skip);
+            skip = 0;
+        }
+        if (n == 0) {
+            Structs.Iovec.set(iov, 0, 0L, 0L);
+            n = req.len == 0 ? 0 : 1;
+        }
+        return n;
+    }
+}
