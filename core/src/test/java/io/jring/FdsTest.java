@@ -1,6 +1,7 @@
 package io.jring;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetAddress;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Mirrors {@link Fds}: the public descriptor helpers. */
+@Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)   // a blocked read must fail, not hang
 class FdsTest {
     @TempDir
     Path dir;

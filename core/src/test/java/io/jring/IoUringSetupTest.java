@@ -11,8 +11,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Ring setup: {@link IoUring.Builder} and {@link IoUring#open} (Linux's io_uring_setup size
- * and flag checks, as liburing's test/setup-... tests exercise them).
+ * Ring setup: mirrors {@link IoUring.Builder} and {@link IoUring#open} (the size and flag
+ * checks of Linux's io_uring_setup).
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class IoUringSetupTest {

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The submission side of {@link IoUring} and {@link Sqe}: SQ space, SQE reset, submit
  * counts, and validation of bad SQEs into {@code -EINVAL} CQEs (Linux's io_submit_sqes
- * and io_init_req; liburing's test/nop.c and test/submit-reuse style checks).
+ * and io_init_req; liburing's test/nop.c).
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class IoUringSubmitTest {

@@ -16,11 +16,11 @@ final class CloseOp extends OpDef {
 
     @Override
     public int prep(Request req, Sqe sqe) {
-        if ((req.flags & SqeFlags.FIXED_FILE) != 0 || req.off != 0 || req.addr != null || req.len != 0
-                || req.opFlags != 0) {
+        if (req.off != 0 || req.addr != null || req.len != 0 || req.opFlags != 0) {
             return -Errno.EINVAL;
         }
-        return 0;
+        // As Linux's io_close_prep: stray fields are -EINVAL, a fixed-file close -EBADF.
+        return (req.flags & SqeFlags.FIXED_FILE) != 0 ? -Errno.EBADF : 0;
     }
 
     @Override

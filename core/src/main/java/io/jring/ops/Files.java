@@ -14,8 +14,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 final class Files {
     private Files() {}
 
-    /** O_DIRECT (Linux x86_64/aarch64 value). */
-    static final int O_DIRECT = 040000;
+    static final int O_DIRECT = io.jring.OpenFlags.DIRECT;
 
     /**
      * Resolves the SQE's fd into {@code req.fd}: a fixed-file slot with FIXED_FILE.

@@ -9,8 +9,8 @@ import io.jring.sys.SysCallContext;
 
 /** OPENAT: path in the SQE's argument, flags in op flags, mode in len. Always in io-wq. */
 final class OpenatOp extends OpDef {
-    /** O_LARGEFILE on x86_64, forced by io_uring's openat as by open(2) on 64-bit. */
-    private static final int O_LARGEFILE = 0100000;
+    /** O_LARGEFILE, forced by io_uring's openat as by open(2) on 64-bit (x86_64 / aarch64 values). */
+    private static final int O_LARGEFILE = "aarch64".equals(System.getProperty("os.arch")) ? 0400000 : 0100000;
 
     @Override
     public boolean forceAsync() {

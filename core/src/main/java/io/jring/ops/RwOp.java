@@ -92,8 +92,10 @@ abstract class RwOp extends OpDef {
                 return -Errno.EAGAIN;
             }
         } else {
-            r = write ? FileCalls.pwritev2(sc, req.fd, iov, n, off, rwf & ~FileCalls.RWF_NOWAIT)
-                      : FileCalls.preadv2(sc, req.fd, iov, n, off, rwf & ~FileCalls.RWF_NOWAIT);
+            // rwf holds RWF_NOWAIT only if the caller asked for it (the inline attempt adds its
+            // own): keep it, so such a request ends with -EAGAIN here instead of blocking.
+            r = write ? FileCalls.pwritev2(sc, req.fd, iov, n, off, rwf)
+                      : FileCalls.preadv2(sc, req.fd, iov, n, off, rwf);
         }
         return finish(req, r);
     }

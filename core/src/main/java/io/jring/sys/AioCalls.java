@@ -31,7 +31,7 @@ public final class AioCalls {
         if (bad != 0) {
             return bad;
         }
-        ctxId.set(JAVA_LONG, 0, 0L);
+        ctxId.set(JAVA_LONG, 0, 0L);   // cannot throw: check() saw it alive and ours
         return (int) RawSyscall.call(ctx, SYS_IO_SETUP, maxEvents, ctxId.address());
     }
 

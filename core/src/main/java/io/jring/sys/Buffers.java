@@ -14,8 +14,8 @@ public final class Buffers {
 
     /**
      * 0 if {@code seg} may be given to the kernel; {@code -EINVAL} for a heap segment (the
-     * kernel needs a stable address); {@code -EFAULT} for null or a segment whose arena is
-     * closed.
+     * kernel needs a stable address); {@code -EFAULT} for null, a segment whose arena is
+     * closed, or one confined to another thread (the linker would refuse it too).
      */
     public static int check(MemorySegment seg) {
         if (seg == null) {
@@ -24,7 +24,7 @@ public final class Buffers {
         if (!seg.isNative()) {
             return -Errno.EINVAL;
         }
-        if (!seg.scope().isAlive()) {
+        if (!seg.scope().isAlive() || !seg.isAccessibleBy(Thread.currentThread())) {
             return -Errno.EFAULT;
         }
         return 0;

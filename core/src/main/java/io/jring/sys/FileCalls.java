@@ -190,16 +190,23 @@ public final class FileCalls {
 
     /** The inline attempt for a single-buffer read (IORING_OP_READ): preadv2 with RWF_NOWAIT. */
     public static long preadNowait(SysCallContext ctx, int fd, MemorySegment buf, long len, long offset) {
-        MemorySegment iov = ctx.singleIovec();
-        int bad = Structs.Iovec.set(iov, 0, buf, len);
-        return bad != 0 ? bad : preadv2Nowait(ctx, fd, iov, 1, offset, 0);
+        int bad = setSingleIovec(ctx, buf, len);
+        return bad != 0 ? bad : preadv2Nowait(ctx, fd, ctx.singleIovec(), 1, offset, 0);
     }
 
     /** The inline attempt for a single-buffer write (IORING_OP_WRITE): pwritev2 with RWF_NOWAIT. */
     public static long pwriteNowait(SysCallContext ctx, int fd, MemorySegment buf, long len, long offset) {
-        MemorySegment iov = ctx.singleIovec();
-        int bad = Structs.Iovec.set(iov, 0, buf, len);
-        return bad != 0 ? bad : pwritev2Nowait(ctx, fd, iov, 1, offset, 0);
+        int bad = setSingleIovec(ctx, buf, len);
+        return bad != 0 ? bad : pwritev2Nowait(ctx, fd, ctx.singleIovec(), 1, offset, 0);
+    }
+
+    /** Writing the context's iovec throws if the context is closed or not this thread's. */
+    private static int setSingleIovec(SysCallContext ctx, MemorySegment buf, long len) {
+        try {
+            return Structs.Iovec.set(ctx.singleIovec(), 0, buf, len);
+        } catch (Throwable t) {
+            return Libc.errnoOf(t);
+        }
     }
 
     /**

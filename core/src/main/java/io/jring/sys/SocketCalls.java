@@ -107,7 +107,7 @@ public final class SocketCalls {
 
     /** Binds to {@code address}, encoded into {@link SysCallContext#sockaddr()}. */
     public static int bind(SysCallContext ctx, int fd, InetSocketAddress address) {
-        int len = SockAddrs.encode(address, ctx.sockaddr());
+        int len = encode(ctx, address);
         return len < 0 ? len : bind(ctx, fd, ctx.sockaddr(), len);
     }
 
@@ -126,7 +126,7 @@ public final class SocketCalls {
     }
 
     public static int connect(SysCallContext ctx, int fd, InetSocketAddress address) {
-        int len = SockAddrs.encode(address, ctx.sockaddr());
+        int len = encode(ctx, address);
         return len < 0 ? len : connect(ctx, fd, ctx.sockaddr(), len);
     }
 
@@ -265,6 +265,15 @@ public final class SocketCalls {
         try {
             int r = (int) SHUTDOWN.invokeExact(ctx.capture(), fd, how);
             return r >= 0 ? r : -ctx.lastErrno();
+        } catch (Throwable t) {
+            return Libc.errnoOf(t);
+        }
+    }
+
+    /** Into the context's sockaddr, which throws if the context is closed or not this thread's. */
+    private static int encode(SysCallContext ctx, InetSocketAddress address) {
+        try {
+            return SockAddrs.encode(address, ctx.sockaddr());
         } catch (Throwable t) {
             return Libc.errnoOf(t);
         }

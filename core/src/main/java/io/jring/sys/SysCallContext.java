@@ -24,7 +24,8 @@ public final class SysCallContext implements AutoCloseable {
     /** Bytes in {@link #path()}, Linux's PATH_MAX including the NUL. */
     public static final int PATH_CAPACITY = 4096;
 
-    private static final long CAPTURE_SIZE = 16;     // captureStateLayout is 4 bytes; keep 8-aligned
+    /** The capture state (just errno on Linux, 4 bytes), rounded up to keep what follows 16-aligned. */
+    private static final long CAPTURE_SIZE = (Libc.CAPTURE_LAYOUT.byteSize() + 15) & ~15L;
     private static final long SCRATCH_SIZE = 16;
     private static final long STAT_SIZE = Structs.Statx.SIZE;   // the larger of stat and statx
     private static final long IOVECS_SIZE = IOVEC_CAPACITY * Structs.Iovec.SIZE;

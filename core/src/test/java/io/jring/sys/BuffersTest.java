@@ -37,6 +37,16 @@ class BuffersTest {
     }
 
     @Test
+    void segmentConfinedToAnotherThreadIsEfault() throws Exception {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = arena.allocate(16);
+            int r = java.util.concurrent.CompletableFuture.supplyAsync(() -> Buffers.check(seg))
+                    .get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(-Errno.EFAULT, r);
+        }
+    }
+
+    @Test
     void lengthBeyondTheSegmentIsEfaultAndNegativeIsEinval() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment seg = arena.allocate(16);

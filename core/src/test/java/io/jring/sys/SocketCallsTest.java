@@ -6,6 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -19,9 +20,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Mirrors {@link SocketCalls}: a TCP connection over IPv4 and IPv6 loopback, socket pairs, NOWAIT. */
+@Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)   // a blocked recv must fail, not hang
 class SocketCallsTest {
-    private final SysCallContext ctx = SysCallContext.confined();
-    private final Arena arena = Arena.ofConfined();
+    // Shared: the timeout runs each test method on a thread other than the one creating these.
+    private final SysCallContext ctx = SysCallContext.shared();
+    private final Arena arena = Arena.ofShared();
 
     @AfterEach
     void close() {
@@ -52,7 +55,7 @@ class SocketCallsTest {
             assertEquals("ping", new String(got.asSlice(0, 4).toArray(JAVA_BYTE), StandardCharsets.US_ASCII));
 
             assertEquals(4, SocketCalls.sendNowait(ctx, server, ping, 4, 0));
-            assertEquals(4, SocketCalls.recv(ctx, client, got, 16, SocketCalls.MSG_WAITALL));
+            assertEquals(4, SocketCalls.recv(ctx, client, got, 4, SocketCalls.MSG_WAITALL));
             assertEquals(-Errno.EAGAIN, SocketCalls.recvNowait(ctx, client, got, 16, 0), "nothing more to read");
 
             assertEquals(0, SocketCalls.shutdown(ctx, server, SocketCalls.SHUT_WR));
