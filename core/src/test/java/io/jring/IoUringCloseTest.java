@@ -110,6 +110,31 @@ class IoUringCloseTest {
 
     @ParameterizedTest(name = "setup 0x{0}")
     @ValueSource(ints = {0, SINGLE, DEFER})
+    void closeFromAnotherThreadWhileTheOwnerWaitsWithAsyncWorkInFlight(int setup) throws InterruptedException {
+        IoUring ring = IoUring.builder().entries(64).flags(setup).build();
+        String wq = ioWqName(ring);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread owner = new Thread(() -> {
+            try {
+                ring.registerIoWqMaxWorkers(1, 1);
+                prepNops(ring, 0, 64, SqeFlags.ASYNC);
+                ring.submitAndWait(65); // one more than can ever complete: waits until close
+                thrown.set(new AssertionError("submitAndWait(65) returned with 64 NOPs"));
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        }, "waiting-owner");
+        owner.start();
+        awaitTrue(() -> owner.getState() == Thread.State.WAITING || !owner.isAlive(), "the owner blocks in its wait");
+        ring.close();
+        owner.join(RingTestSupport.WAIT.toMillis());
+        assertFalse(owner.isAlive(), "close did not release the waiting owner");
+        assertEquals(Errno.EBADFD, assertInstanceOf(IoUringException.class, thrown.get()).errno());
+        assertEquals(List.of(), liveWorkers(wq));
+    }
+
+    @ParameterizedTest(name = "setup 0x{0}")
+    @ValueSource(ints = {0, SINGLE, DEFER})
     void closeWithAsyncNopsInFlightCompletesAndJoinsEveryWorker(int setup) {
         IoUring ring = IoUring.builder().entries(64).flags(setup).build();
         String wq = ioWqName(ring);

@@ -2,10 +2,15 @@ package io.jring.core;
 
 import io.jring.Errno;
 import io.jring.IoUringException;
+import io.jring.sys.FsCalls;
+import io.jring.sys.SysCallContext;
 
 /**
  * Registered ("fixed") files of a ring (the kernel's {@code file_table}): SQEs with
  * {@code SqeFlags.FIXED_FILE} name a slot instead of a descriptor. Slots hold -1 when empty.
+ * Like the kernel, which takes a reference to each file, the table holds its own duplicate
+ * of every descriptor, so closing the original leaves the slot usable; the duplicates are
+ * closed when a slot is replaced, on unregister and when the ring closes.
  * Written under the ring's posting right (registration calls enter the ring); read by the
  * submitter under the same right: plain fields.
  */
@@ -30,13 +35,39 @@ final class FileTable {
         if (files.length > 1 << 20) {
             throw new IoUringException(Errno.EMFILE, "too many fixed files: " + files.length);
         }
-        int[] copy = files.clone();
-        for (int i = 0; i < copy.length; i++) {
-            if (copy[i] < -1) {
-                throw new IoUringException(Errno.EBADF, "fd " + copy[i] + " at index " + i + " is not valid");
+        int[] copy = new int[files.length];
+        java.util.Arrays.fill(copy, -1);
+        for (int i = 0; i < files.length; i++) {
+            int d = dup(files[i]);
+            if (d < -1) {
+                closeAll(copy);
+                throw new IoUringException(Errno.EBADF, "fd " + files[i] + " at index " + i + " is not valid");
             }
+            copy[i] = d;
         }
         fds = copy;
+    }
+
+    /** A private duplicate of {@code fd} (-1 stays -1), or a value < -1 (-errno) on failure. */
+    private static int dup(int fd) {
+        if (fd == -1) {
+            return -1;
+        }
+        if (fd < 0) {
+            return -Errno.EBADF;
+        }
+        int d = FsCalls.fcntl(SysCallContext.current(), fd, F_DUPFD_CLOEXEC, 0);
+        return d >= 0 ? d : Math.min(d, -2);
+    }
+
+    private static final int F_DUPFD_CLOEXEC = 1030;
+
+    private static void closeAll(int[] t) {
+        for (int fd : t) {
+            if (fd >= 0) {
+                FsCalls.close(SysCallContext.current(), fd);
+            }
+        }
     }
 
     void update(int offset, int[] files) {
@@ -47,19 +78,38 @@ final class FileTable {
             throw new IoUringException(Errno.EINVAL, "update of " + (files == null ? 0 : files.length)
                     + " slots at " + offset + " does not fit the " + fds.length + " registered");
         }
+        int[] dups = new int[files.length];
         for (int i = 0; i < files.length; i++) {
-            if (files[i] < -1) {
+            dups[i] = dup(files[i]);
+            if (dups[i] < -1) {
+                java.util.Arrays.fill(dups, i, dups.length, -1);
+                closeAll(dups);
                 throw new IoUringException(Errno.EBADF, "fd " + files[i] + " is not valid");
             }
         }
-        System.arraycopy(files, 0, fds, offset, files.length);
+        for (int i = 0; i < files.length; i++) {
+            int old = fds[offset + i];
+            if (old >= 0) {
+                FsCalls.close(SysCallContext.current(), old);
+            }
+            fds[offset + i] = dups[i];
+        }
     }
 
     void unregister() {
         if (fds == null) {
             throw new IoUringException(Errno.ENXIO, "no files registered");
         }
+        closeAll(fds);
         fds = null;
+    }
+
+    /** The ring is closing: releases the duplicates. */
+    void release() {
+        if (fds != null) {
+            closeAll(fds);
+            fds = null;
+        }
     }
 
     /** The descriptor in a slot, or -EBADF if the index is out of range or the slot empty. */
@@ -71,13 +121,20 @@ final class FileTable {
         return t[index];
     }
 
-    /** Installs a descriptor into a slot (MSG_RING SEND_FD). */
+    /** Installs a duplicate of a descriptor into a slot (MSG_RING SEND_FD), replacing what was there. */
     int install(int index, int fd) {
         int[] t = fds;
         if (t == null || index < 0 || index >= t.length) {
             return -Errno.EINVAL;
         }
-        t[index] = fd;
+        int d = dup(fd);
+        if (d < 0) {
+            return -Errno.EBADF;
+        }
+        if (t[index] >= 0) {
+            FsCalls.close(SysCallContext.current(), t[index]);
+        }
+        t[index] = d;
         return 0;
     }
 }

@@ -240,11 +240,19 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     public int sqReady() {
+        checkOpen();
         return sqTail - sqHead;
     }
 
     public int sqSpaceLeft() {
+        checkOpen();
         return sqEntries - (sqTail - sqHead);
+    }
+
+    private void checkOpen() {
+        if (closed != 0) {
+            throw closedException();
+        }
     }
 
     public int submit() {
@@ -483,8 +491,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== completion (reader side)
 
+    /** Any thread may look at the CQ (it is shared memory in Linux). */
     public int cqReady() {
-        checkUsable();
+        checkOpen();
         return cq.ready();
     }
 
@@ -790,6 +799,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             waiter = null;
         }
         iowq.release();
+        files.release();
         inlineSys.close();
         if (largeIovArena != null) {
             largeIovArena.close();

@@ -16,6 +16,10 @@ import java.lang.invoke.VarHandle;
  * <p>Invariant: {@code head} is null iff the list is empty and no {@link #runAll} is between
  * its first xchg and its successful cmpxchg. {@code FAKE} only ever appears as the value of
  * {@code head} or as the last link of a chain, and is never handed to a sink.
+ *
+ * <p>If the sink throws, the items not yet handed over are pushed back under everything newer
+ * and the throw goes on; {@code head} is then a plain non-empty chain, so the caller must run
+ * the list again.
  */
 public final class LlistTaskList implements TaskWorkList {
 
@@ -48,7 +52,8 @@ public final class LlistTaskList implements TaskWorkList {
 
     static {
         try {
-            HEAD = MethodHandles.lookup().findVarHandle(LlistTaskList.class, "head", TaskWork.class);
+            HEAD = MethodHandles.lookup()
+                    .findVarHandle(LlistTaskList.class, "head", TaskWork.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -83,7 +88,7 @@ public final class LlistTaskList implements TaskWorkList {
      * first. The chain is private to the consumer now: plain accesses, and every link is read
      * before its item is handed over, because the sink may re-add the item.
      */
-    private static void runReversed(TaskWork newest, TaskWorkSink sink) {
+    private void runReversed(TaskWork newest, TaskWorkSink sink) {
         TaskWork oldest = null;
         for (TaskWork w = newest; w != null && w != FAKE; ) {
             TaskWork next = w.next;
@@ -91,7 +96,36 @@ public final class LlistTaskList implements TaskWorkList {
             oldest = w;
             w = next;
         }
-        LockedTaskList.runChain(oldest, sink);
+        LockedTaskList.runChain(oldest, sink, this::putBack);
+    }
+
+    /**
+     * After the sink threw: rebuilds the stack as (items pushed since, newest first), then the
+     * not-yet-run rest reversed, so that the next run still runs the rest first.
+     */
+    private void putBack(TaskWork rest) {
+        TaskWork chain = null;
+        for (TaskWork w = rest; w != null; ) {
+            TaskWork next = w.next;
+            w.next = chain;
+            chain = w;
+            w = next;
+        }
+        for (;;) {
+            // head is FAKE, or the items pushed onto it since: take those and put them on top.
+            TaskWork newer = (TaskWork) HEAD.getAndSet(this, FAKE);
+            if (newer != FAKE) {
+                TaskWork w = newer;
+                while (w.next != FAKE) {
+                    w = w.next;
+                }
+                w.next = chain;
+                chain = newer;
+            }
+            if (HEAD.compareAndSet(this, FAKE, chain)) {
+                return;
+            }
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.jring.tw;
 
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The LOCKED strategy: Linux's task list before seed 001 (001_715eb3e4d87acdb6.txt removes
@@ -11,6 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * list is empty and nobody is responsible for it: the adder that sets it again returns
  * {@code true} and must wake the owner. Adds made while the consumer runs return
  * {@code false}; that consumer detaches again before it clears {@code running}.
+ *
+ * <p>If the sink throws, {@link #runAll} puts the items it has not handed over back at the
+ * front and rethrows with {@code running} still set: the caller must run the list again.
  */
 public final class LockedTaskList implements TaskWorkList {
 
@@ -67,20 +71,45 @@ public final class LockedTaskList implements TaskWorkList {
                 return loops;
             }
             loops++;
-            runChain(batch, sink);
+            runChain(batch, sink, this::putBack);
         }
     }
 
     /**
-     * Runs a detached chain outside the lock. Each link is read before the item is handed
-     * over, because the sink may re-add the item (which rewrites {@code next}).
+     * Runs a detached FIFO chain, outside any lock. Each link is read before the item is
+     * handed over, because the sink may re-add the item (which rewrites {@code next}). If the
+     * sink throws, the chain's not-yet-run rest goes to {@code putBack} and the throw goes on.
      */
-    static void runChain(TaskWork work, TaskWorkSink sink) {
-        while (work != null) {
-            TaskWork next = work.next;
-            work.next = null;
-            sink.accept(work);
-            work = next;
+    static void runChain(TaskWork work, TaskWorkSink sink, Consumer<TaskWork> putBack) {
+        try {
+            while (work != null) {
+                TaskWork taken = work;
+                work = taken.next;
+                taken.next = null;
+                sink.accept(taken);
+            }
+        } finally {
+            if (work != null) {
+                putBack.accept(work);
+            }
+        }
+    }
+
+    /** After the sink threw: the rest of the batch goes back in front of newer items. */
+    private void putBack(TaskWork rest) {
+        TaskWork restLast = rest;
+        while (restLast.next != null) {
+            restLast = restLast.next;
+        }
+        lock.lock();
+        try {
+            restLast.next = first;
+            first = rest;
+            if (last == null) {
+                last = restLast;
+            }
+        } finally {
+            lock.unlock();
         }
     }
 

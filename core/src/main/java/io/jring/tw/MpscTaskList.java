@@ -13,14 +13,20 @@ import java.lang.invoke.VarHandle;
  * item once its successor is known, so when it reaches the newest item it pushes the stub
  * behind it, takes the item and later steps over the stub. The stub is at the producers' end
  * exactly when the consumer has taken everything, so {@link #add} returns {@code true} iff
- * its predecessor is the stub. A push that has swapped {@code head} but not linked yet is a
- * gap the consumer waits out ({@link #awaitLink}), with a few spin hints, then yields.
+ * its predecessor is the stub. (The stub goes behind the newest item just before that item
+ * is taken, so a push then is a spurious "true" while the consumer still runs: it costs the
+ * adder one look at the owner's state; a missed wake would cost a hang.) A push that has
+ * swapped {@code head} but not linked yet is a gap the consumer waits out
+ * ({@link #awaitLink}), with a few spin hints, then yields.
  *
  * <p>Invariants: the chain from {@code tail} through {@code next} links reaches {@code head}
  * once every pending push has linked; a taken item is unreachable from it, so the sink may
  * re-add it at once; {@code head == stub} iff the list is empty (as seen by the consumer).
  * {@link #runAll} returns only after reading {@code head == stub} with {@code tail == stub}:
  * any push after that read sees the stub as predecessor and returns {@code true}.
+ *
+ * <p>If the sink throws, the items not yet taken are still linked from {@code tail}; the
+ * caller must run the list again (adds meanwhile may return {@code false}).
  */
 public final class MpscTaskList extends MpscTailPad implements TaskWorkList {
 
@@ -134,14 +140,14 @@ public final class MpscTaskList extends MpscTailPad implements TaskWorkList {
 // line prefetcher). Bytes rather than longs, so that no hole is left before the padding.
 
 abstract class MpscHeadPad {
-    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
-    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
-    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
-    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
-    byte p064, p065, p066, p067, p068, p069, p070, p071, p072, p073, p074, p075, p076, p077, p078, p079;
-    byte p080, p081, p082, p083, p084, p085, p086, p087, p088, p089, p090, p091, p092, p093, p094, p095;
-    byte p096, p097, p098, p099, p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111;
-    byte p112, p113, p114, p115, p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127;
+    byte p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+    byte p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+    byte p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
+    byte p30, p31, p32, p33, p34, p35, p36, p37, p38, p39, p3a, p3b, p3c, p3d, p3e, p3f;
+    byte p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p4a, p4b, p4c, p4d, p4e, p4f;
+    byte p50, p51, p52, p53, p54, p55, p56, p57, p58, p59, p5a, p5b, p5c, p5d, p5e, p5f;
+    byte p60, p61, p62, p63, p64, p65, p66, p67, p68, p69, p6a, p6b, p6c, p6d, p6e, p6f;
+    byte p70, p71, p72, p73, p74, p75, p76, p77, p78, p79, p7a, p7b, p7c, p7d, p7e, p7f;
 }
 
 abstract class MpscHead extends MpscHeadPad {
@@ -155,14 +161,14 @@ abstract class MpscHead extends MpscHeadPad {
 }
 
 abstract class MpscTailPad0 extends MpscHead {
-    byte q000, q001, q002, q003, q004, q005, q006, q007, q008, q009, q010, q011, q012, q013, q014, q015;
-    byte q016, q017, q018, q019, q020, q021, q022, q023, q024, q025, q026, q027, q028, q029, q030, q031;
-    byte q032, q033, q034, q035, q036, q037, q038, q039, q040, q041, q042, q043, q044, q045, q046, q047;
-    byte q048, q049, q050, q051, q052, q053, q054, q055, q056, q057, q058, q059, q060, q061, q062, q063;
-    byte q064, q065, q066, q067, q068, q069, q070, q071, q072, q073, q074, q075, q076, q077, q078, q079;
-    byte q080, q081, q082, q083, q084, q085, q086, q087, q088, q089, q090, q091, q092, q093, q094, q095;
-    byte q096, q097, q098, q099, q100, q101, q102, q103, q104, q105, q106, q107, q108, q109, q110, q111;
-    byte q112, q113, q114, q115, q116, q117, q118, q119, q120, q121, q122, q123, q124, q125, q126, q127;
+    byte q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q0a, q0b, q0c, q0d, q0e, q0f;
+    byte q10, q11, q12, q13, q14, q15, q16, q17, q18, q19, q1a, q1b, q1c, q1d, q1e, q1f;
+    byte q20, q21, q22, q23, q24, q25, q26, q27, q28, q29, q2a, q2b, q2c, q2d, q2e, q2f;
+    byte q30, q31, q32, q33, q34, q35, q36, q37, q38, q39, q3a, q3b, q3c, q3d, q3e, q3f;
+    byte q40, q41, q42, q43, q44, q45, q46, q47, q48, q49, q4a, q4b, q4c, q4d, q4e, q4f;
+    byte q50, q51, q52, q53, q54, q55, q56, q57, q58, q59, q5a, q5b, q5c, q5d, q5e, q5f;
+    byte q60, q61, q62, q63, q64, q65, q66, q67, q68, q69, q6a, q6b, q6c, q6d, q6e, q6f;
+    byte q70, q71, q72, q73, q74, q75, q76, q77, q78, q79, q7a, q7b, q7c, q7d, q7e, q7f;
 }
 
 abstract class MpscTail extends MpscTailPad0 {
@@ -171,12 +177,12 @@ abstract class MpscTail extends MpscTailPad0 {
 }
 
 abstract class MpscTailPad extends MpscTail {
-    byte r000, r001, r002, r003, r004, r005, r006, r007, r008, r009, r010, r011, r012, r013, r014, r015;
-    byte r016, r017, r018, r019, r020, r021, r022, r023, r024, r025, r026, r027, r028, r029, r030, r031;
-    byte r032, r033, r034, r035, r036, r037, r038, r039, r040, r041, r042, r043, r044, r045, r046, r047;
-    byte r048, r049, r050, r051, r052, r053, r054, r055, r056, r057, r058, r059, r060, r061, r062, r063;
-    byte r064, r065, r066, r067, r068, r069, r070, r071, r072, r073, r074, r075, r076, r077, r078, r079;
-    byte r080, r081, r082, r083, r084, r085, r086, r087, r088, r089, r090, r091, r092, r093, r094, r095;
-    byte r096, r097, r098, r099, r100, r101, r102, r103, r104, r105, r106, r107, r108, r109, r110, r111;
-    byte r112, r113, r114, r115, r116, r117, r118, r119, r120, r121, r122, r123, r124, r125, r126, r127;
+    byte r00, r01, r02, r03, r04, r05, r06, r07, r08, r09, r0a, r0b, r0c, r0d, r0e, r0f;
+    byte r10, r11, r12, r13, r14, r15, r16, r17, r18, r19, r1a, r1b, r1c, r1d, r1e, r1f;
+    byte r20, r21, r22, r23, r24, r25, r26, r27, r28, r29, r2a, r2b, r2c, r2d, r2e, r2f;
+    byte r30, r31, r32, r33, r34, r35, r36, r37, r38, r39, r3a, r3b, r3c, r3d, r3e, r3f;
+    byte r40, r41, r42, r43, r44, r45, r46, r47, r48, r49, r4a, r4b, r4c, r4d, r4e, r4f;
+    byte r50, r51, r52, r53, r54, r55, r56, r57, r58, r59, r5a, r5b, r5c, r5d, r5e, r5f;
+    byte r60, r61, r62, r63, r64, r65, r66, r67, r68, r69, r6a, r6b, r6c, r6d, r6e, r6f;
+    byte r70, r71, r72, r73, r74, r75, r76, r77, r78, r79, r7a, r7b, r7c, r7d, r7e, r7f;
 }

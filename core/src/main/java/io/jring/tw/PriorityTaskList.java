@@ -8,21 +8,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * work, which {@link #runAll} runs before the normal list of the same batch, so a completion
  * does not wait behind heavy work queued before it.
  *
- * <p>The cap is the kernel's rule in {@code io_req_task_work_add}, with
- * {@code MAX_EMERGENCY_TW_RATIO} 3: completion work goes to the priority list iff
- * {@code prior_nr * 3 <= nr}, both counted before this add since the last detach, where
- * {@code nr} counts all pending items, priority ones included. That is the cover letter's
- * "len of new tw list &lt;= 1/3 * (len of new + old tw list)". v1 of the patch had {@code <},
- * which sends the first completion of a batch to the normal list and lets the second one
- * overtake it; the author's review reply changes it to {@code <=} "to avoid inverted
- * completion TWs". A later completion that passes the cap can still overtake an earlier one
- * that did not, so jring adds one rule: once a completion item of the batch went to the
- * normal list, the later ones of that batch follow it ({@link #capped}). Completion work
- * thus never overtakes completion work: FIFO per producer holds within each class.
+ * <p>The cap is the kernel's rule in {@code io_req_task_work_add} (seed 000,
+ * {@code MAX_EMERGENCY_TW_RATIO} 3): completion work goes to the priority list iff
+ * {@code prior_nr * 3 <= nr}, where {@code nr} counts all pending items (priority ones
+ * included), both counted before this add and reset at each detach. So the priority list
+ * holds at most 1/3 of the pending work it joins. The patch's message and v1 code say
+ * {@code <} ({@code len of new tw list < 1/3 * (len of new + old tw list)}), which
+ * sends the first completion of a batch to the normal list and lets the second overtake it;
+ * the author's review reply changes it to {@code <=} "to avoid inverted completion TWs". A
+ * later completion that passes the cap can still overtake an earlier one that did not, so
+ * jring adds one rule: once a completion item of the batch went to the normal list, the
+ * later ones of that batch follow it ({@link #capped}). Completion work thus never overtakes
+ * completion work: FIFO per producer holds within each class.
  *
  * <p>Invariant, under {@link #lock}: as {@link LockedTaskList} for {@code running};
- * {@code priorCount <= count}, {@code priorCount * 3 <= count + 2}, and both lists are empty
- * iff {@code count == 0}.
+ * both lists are empty iff {@code count == 0}; {@code priorCount} counts the items that
+ * entered the priority list by the cap rule, so {@code priorCount * 3 <= count + 2}.
+ *
+ * <p>If the sink throws, the items not yet handed over go back in front of the priority list
+ * (keeping their order ahead of everything newer) and the caller must run the list again.
  */
 public final class PriorityTaskList implements TaskWorkList {
 
@@ -40,7 +44,7 @@ public final class PriorityTaskList implements TaskWorkList {
     private TaskWork first;
     private TaskWork last;
 
-    /** {@code prior_nr} and {@code nr} of the pending batch. Under {@link #lock}; reset at detach. */
+    /** The kernel's {@code prior_nr} and {@code nr}. Under {@link #lock}; reset at detach. */
     private int priorCount;
     private int count;
 
@@ -108,7 +112,28 @@ public final class PriorityTaskList implements TaskWorkList {
                 return loops;
             }
             loops++;
-            LockedTaskList.runChain(batch, sink);
+            LockedTaskList.runChain(batch, sink, this::putBack);
+        }
+    }
+
+    /** After the sink threw: the rest of the batch goes back first, counted as pending work. */
+    private void putBack(TaskWork rest) {
+        int n = 1;
+        TaskWork restLast = rest;
+        while (restLast.next != null) {
+            restLast = restLast.next;
+            n++;
+        }
+        lock.lock();
+        try {
+            restLast.next = priorFirst;
+            priorFirst = rest;
+            if (priorLast == null) {
+                priorLast = restLast;
+            }
+            count += n;
+        } finally {
+            lock.unlock();
         }
     }
 

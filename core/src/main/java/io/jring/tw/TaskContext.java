@@ -140,8 +140,11 @@ public final class TaskContext {
             // Owner is away: someone else must be able to make progress.
             if (!owner.isAlive()) {
                 Fallback.schedule(this);
-            } else if (target instanceof HelperWaker w) {
-                w.wakeHelpers();
+            } else {
+                if (target instanceof HelperWaker w) {
+                    w.wakeHelpers();
+                }
+                AwayWatcher.watch(this);   // in case it never comes back
             }
         }
         // ACTIVE or HELPED: the holder re-checks the lists before it lets go of the token.
@@ -178,10 +181,12 @@ public final class TaskContext {
         STATE.setVolatile(this, FREE);
         if (hasPendingWork()) {
             // Work arrived while we were inside, after our last run: its adder saw ACTIVE and
-            // woke nobody. A thread waiting on one of our shared rings may need it.
+            // woke nobody. A thread waiting on one of our shared rings may need it, and if
+            // this thread never comes back the watcher hands the work to the fallback.
             for (HelperWaker w : sharedRings) {
                 w.wakeHelpers();
             }
+            AwayWatcher.watch(this);
         }
     }
 
@@ -213,6 +218,12 @@ public final class TaskContext {
 
     public boolean isInside() {
         return depth > 0;
+    }
+
+    /** Any thread: the owner is inside the engine or asleep in a wait (it will run its work). */
+    boolean isOwnerInside() {
+        int s = state;
+        return s == ACTIVE || s == SLEEPING;
     }
 
     /**

@@ -151,7 +151,9 @@ class RandomFileModelTest {
         boolean direct = rnd.nextInt(4) == 0;
         boolean fixedFile = rnd.nextInt(4) == 0;
         int len = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(512) : 1 + rnd.nextInt(MAX_LEN);
-        long off = rnd.nextInt(10) < 7 ? rnd.nextInt(Math.max(size, 1)) : rnd.nextInt(MAX_SIZE);
+        // Mostly inside the file; else up to 32 KiB past its end, so it grows gradually and
+        // reads keep meeting EOF.
+        long off = rnd.nextInt(10) < 7 ? rnd.nextInt(Math.max(size, 1)) : rnd.nextInt(Math.min(MAX_SIZE, size + 32 * 1024));
         if (direct) {
             off = off / ALIGN * ALIGN;
             len = (len + ALIGN - 1) / ALIGN * ALIGN;

@@ -12,6 +12,7 @@ import io.jring.IoUring;
 import io.jring.RingTestSupport;
 import io.jring.SqeFlags;
 import io.jring.TaskWorkKind;
+import io.jring.core.ApiAccess;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -136,7 +137,7 @@ class FallbackOwnerDiedAwayTest {
             assertNull(failure.get());
             // All 8 completions come back as task work while the submitter is alive and away.
             awaitTrue(() -> ctx.get().hasPendingWork() && ring.cqReady() == 0
-                    && io.jring.core.ApiAccess.get().contextOf(ring).ioWq().queuedCount() == 0,
+                    && ApiAccess.get().contextOf(ring).ioWq().queuedCount() == 0,
                     "the completions are queued as the submitter's task work");
             die.countDown();
             submitter.join(RingTestSupport.WAIT.toMillis());

@@ -32,12 +32,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link TaskContext} driven through rings: io-wq completions come back as task work of the
@@ -100,7 +100,7 @@ class TaskContextTest {
     }
 
     @ParameterizedTest(name = "setup 0x{0}")
-    @org.junit.jupiter.params.provider.ValueSource(ints = {0, SINGLE})
+    @ValueSource(ints = {0, SINGLE})
     void enteringOneRingPostsTheCompletionsOfTheThreadsOtherRing(int setup) {
         TaskContext me = TaskContext.current();
         try (IoUring a = IoUring.builder().entries(4).flags(setup).build();

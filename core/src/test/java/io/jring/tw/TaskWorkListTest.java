@@ -3,10 +3,12 @@ package io.jring.tw;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jring.TaskWorkKind;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -121,6 +123,35 @@ class TaskWorkListTest {
 
     @ParameterizedTest
     @EnumSource(TaskWorkKind.class)
+    void sinkFailureKeepsTheRestForTheNextRun(TaskWorkKind kind) {
+        TaskWorkList list = TaskWorkList.create(kind);
+        List<Item> items = items(4);
+        items.forEach(list::add);
+        List<TaskWork> ran = new ArrayList<>();
+        TaskWorkSink failOnSecond = w -> {
+            ran.add(w);
+            if (w == items.get(0)) {
+                list.add(w); // re-added before the failure: newer than the rest
+            } else {
+                throw new IllegalStateException("boom");
+            }
+        };
+        IllegalStateException boom =
+                assertThrows(IllegalStateException.class, () -> list.runAll(failOnSecond));
+        assertEquals("boom", boom.getMessage());
+        assertEquals(items.subList(0, 2), ran);
+        assertFalse(list.isEmpty());
+        Item late = new Item(0, 4, false);
+        list.add(late); // may return false: the caller of the failed run must run again
+        ran.clear();
+        list.runAll(ran::add);
+        assertEquals(List.of(items.get(2), items.get(3), items.get(0), late), ran);
+        assertTrue(list.isEmpty());
+        assertTrue(list.add(items.get(1)), "a drained list wakes again");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TaskWorkKind.class)
     void manyProducersEachItemRunsOnceInProducerOrder(TaskWorkKind kind) throws Exception {
         int producers = 4;
         int perProducer = 100_000;
@@ -135,7 +166,7 @@ class TaskWorkListTest {
         boolean perClass = kind == TaskWorkKind.PRIORITY;
         int[][] lastSeq = new int[producers][2];
         for (int[] l : lastSeq) {
-            java.util.Arrays.fill(l, -1);
+            Arrays.fill(l, -1);
         }
         int[] ran = new int[1];
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -144,7 +175,7 @@ class TaskWorkListTest {
             int cls = perClass && item.isCompletionWork() ? 1 : 0;
             int[] last = lastSeq[item.producer];
             if (item.seq <= last[cls]) {
-                failure.compareAndSet(null, new AssertionError(item + " ran after seq " + last[cls]));
+                failure.compareAndSet(null, new AssertionError(item + " ran after " + last[cls]));
             }
             last[cls] = item.seq;
             ran[0]++;
@@ -269,7 +300,7 @@ class TaskWorkListTest {
         List<TaskWork> ran = drain(list);
         assertEquals(expected, ran);
         long ahead = ran.subList(0, ran.indexOf(normal.get(0))).size();
-        assertTrue(ahead * PriorityTaskList.MAX_PRIORITY_RATIO <= ran.size(), "priority share " + ahead);
+        assertTrue(ahead * PriorityTaskList.MAX_PRIORITY_RATIO <= ran.size(), "share " + ahead);
     }
 
     @Test
