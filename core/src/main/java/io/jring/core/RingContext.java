@@ -19,7 +19,6 @@ import io.jring.trace.SubmitSqeEvent;
 import io.jring.tw.HelperWaker;
 import io.jring.tw.TaskContext;
 import io.jring.tw.TaskWorkTarget;
-import io.jring.sys.SysCallContext;
 
 import java.lang.foreign.MemorySegment;
 
@@ -47,7 +46,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private static final TaskContext[] NO_CONTEXTS = new TaskContext[0];
 
     static final TaskWorkFunc COMPLETE = (req, cancel) ->
-            req.ring.postAndFree(req, cancel || req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
+            req.ring.poster.postAndFree(req, cancel || req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
 
     final int id = IDS.incrementAndGet();
     final int sqEntries;
@@ -67,16 +66,12 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** Shared rings only (null for SINGLE_ISSUER): the posting right. */
     private final ReentrantLock lock;
     /** DEFER_TASKRUN rings only. */
-    private final LocalWorkList local;
+    final LocalWorkList local;
     private final IoWq iowq;
-    /** Registered files and buffers: touched under the posting right only. */
-    private final FileTable files = new FileTable();
-    private final BufferTable buffers = new BufferTable();
-    /** Native scratch for inline syscalls; used by the posting right's holder only. */
-    private final SysCallContext inlineSys = SysCallContext.shared();
-    /** Grown on demand for vectors longer than the scratch's iovec array (inline side). */
-    private MemorySegment largeIov;
-    private java.lang.foreign.Arena largeIovArena;
+    /** Registered files and buffers, inline syscall scratch: posting right only. */
+    private final RingResources resources = new RingResources();
+    final RequestIssuer issuer = new RequestIssuer(this);
+    final CompletionPoster poster;
 
     /** SINGLE_ISSUER: the first thread that used the ring. Set once by CAS, read by anyone. */
     private volatile Thread owner;
@@ -121,6 +116,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         this.sqMask = sqEntries - 1;
         this.cq = new CompletionQueue(p.cqEntries());
+        this.poster = new CompletionPoster(this, cq);
         this.pool = new RequestPool(this, sqEntries);
         this.lock = singleIssuer ? null : new ReentrantLock();
         this.local = (p.flags() & Setup.DEFER_TASKRUN) != 0 ? new LocalWorkList(kind) : null;
@@ -299,172 +295,40 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 Sqe sqe = sqes[head & sqMask];
                 head++;
                 n++;
-                if (!submitOne(sqe, tc) && !submitAll) {
+                if (!issuer.submitOne(sqe, tc) && !submitAll) {
                     break;
                 }
             }
             sqHead = head;
-            flushCompletions();
+            poster.flush();
         } finally {
             unlockRing();
         }
         return n;
     }
 
-    /** One SQE -> one request, validated and issued. False if it failed before issue. */
-    private boolean submitOne(Sqe sqe, TaskContext tc) {
-        Request req = pool.alloc();
-        req.init(tc, sqe);
-        OpDef def = OpTable.get(req.opcode);
-        req.def = def;
-        SubmitSqeEvent ev = new SubmitSqeEvent();
-        if (ev.shouldCommit()) {
-            ev.ring = id;
-            ev.opcode = Opcode.name(req.opcode);
-            ev.userData = req.userData;
-            ev.flags = req.flags;
-            ev.commit();
-        }
-        int err;
-        String reason;
-        if (def == null) {
-            err = -Errno.EINVAL;
-            reason = "unknown or unsupported opcode " + req.opcode;
-        } else if ((req.flags & ~SqeFlags.VALID) != 0) {
-            err = -Errno.EINVAL;
-            reason = "unknown SQE flag bits 0x" + Integer.toHexString(req.flags & ~SqeFlags.VALID);
-        } else if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && !def.bufferSelect()) {
-            err = -Errno.EINVAL;
-            reason = "BUFFER_SELECT is not valid for " + Opcode.name(req.opcode);
-        } else {
-            err = def.prep(req, sqe);
-            reason = err != 0 ? "invalid SQE for " + Opcode.name(req.opcode) : null;
-        }
-        if (err != 0) {
-            fail(req, err, reason);
-            return false;
-        }
-        if ((req.flags & SqeFlags.ASYNC) != 0 || def.forceAsync()) {
-            punt(req);
-        } else {
-            issueInline(req);
-        }
-        return true;
-    }
-
-    private void issueInline(Request req) {
-        int r = req.def.issue(req, true);
-        if (r == OpDef.ISSUE_QUEUED) {
-            return;
-        }
-        if (r == -Errno.EAGAIN) {
-            punt(req);
-            return;
-        }
-        postAndFree(req, r, req.cflags);
-    }
-
-    /** Hands a request to io-wq (the kernel's io_queue_iowq). */
-    void punt(Request req) {
-        req.def.preparePunt(req);
-        iowq.enqueue(req);
-    }
-
-    /** io-wq worker: runs the op blocking and hands the result back as completion work. */
-    void runInWorker(Request req) {
-        int r = closed != 0 ? -Errno.ECANCELED : req.def.issue(req, false);
-        if (r == OpDef.ISSUE_QUEUED) {
-            return;
-        }
-        completeFromElsewhere(req, r, req.cflags);
-    }
-
-    /**
-     * Any thread other than the posting right's holder (worker, poller, timer, reaper):
-     * completes the request through task work in its task, flagged as completion work.
-     */
-    public void completeFromElsewhere(Request req, int res, int cflags) {
-        req.res = res;
-        req.cflags = cflags;
-        req.taskFunc = COMPLETE;
-        req.setCompletionWork(true);
-        queueTaskWork(req, true);
-    }
-
-    /** Queues a request's task work: the ring's local list (DEFER_TASKRUN) or its task's list. */
-    void queueTaskWork(Request req, boolean lazy) {
-        if (local != null) {
-            local.add(req, lazy, req.task);
-        } else {
-            req.task.addTaskWork(req, kind);
-        }
-    }
-
     // =============================================================== completion (posting side)
 
-    /** Holder of the posting right: posts the request's CQE (unless skipped) and frees it. */
-    void postAndFree(Request req, int res, int cflags) {
-        if (res < 0) {
-            ReqFailedEvent ev = new ReqFailedEvent();
-            if (ev.shouldCommit()) {
-                ev.ring = id;
-                ev.opcode = Opcode.name(req.opcode);
-                ev.userData = req.userData;
-                ev.errno = Errno.name(res);
-                ev.commit();
-            }
-        }
-        if (res < 0 || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
-            post(req.userData, res, cflags);
-        }
-        pool.release(req);
-    }
-
-    /** A request that failed before it was issued. */
-    private void fail(Request req, int err, String reason) {
-        ReqFailedEvent ev = new ReqFailedEvent();
-        if (ev.shouldCommit()) {
-            ev.ring = id;
-            ev.opcode = Opcode.name(req.opcode);
-            ev.userData = req.userData;
-            ev.errno = Errno.name(err);
-            ev.reason = reason;
-            ev.commit();
-        }
-        post(req.userData, err, 0);
-        pool.release(req);
-    }
-
-    /** Holder of the posting right: fills a CQE (published at the next flush). */
-    void post(long userData, int res, int cflags) {
-        if (!cq.post(userData, res, cflags)) {
-            CqeOverflowEvent ov = new CqeOverflowEvent();
-            if (ov.shouldCommit()) {
-                ov.ring = id;
-                ov.userData = userData;
-                ov.res = res;
-                ov.overflowLength = cq.overflow.size();
-                ov.commit();
-            }
-        }
-        CompleteEvent ev = new CompleteEvent();
-        if (ev.shouldCommit()) {
-            ev.ring = id;
-            ev.userData = userData;
-            ev.res = res;
-            ev.cflags = cflags;
-            ev.commit();
+    /** Wakes the thread waiting on this ring unless that is the caller. */
+    void wakeWaiterIfOther() {
+        Thread w = waiter;
+        if (w != null && w != Thread.currentThread()) {
+            LockSupport.unpark(w);
         }
     }
 
-    /** Publishes posted CQEs and wakes a thread waiting on this ring if it is not us. */
-    private void flushCompletions() {
-        if (cq.flush()) {
-            Thread w = waiter;
-            if (w != null && w != Thread.currentThread()) {
-                LockSupport.unpark(w);
-            }
-        }
+    /** Worker side of {@link Request#runInWorker()}. */
+    void runInWorker(Request req) {
+        issuer.runInWorker(req);
+    }
+
+    /** Completes a request from a worker, poller, timer or reaper through task work. */
+    public void completeFromElsewhere(Request req, int res, int cflags) {
+        issuer.completeFromElsewhere(req, res, cflags);
+    }
+
+    public RingResources resources() {
+        return resources;
     }
 
     @Override
@@ -475,7 +339,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     @Override
     public void endTaskRun() {
         try {
-            flushCompletions();
+            poster.flush();
         } finally {
             unlockRing();
         }
@@ -618,8 +482,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private void flushOverflow() {
         lockRing();
         try {
-            cq.flushOverflow();
-            flushCompletions();
+            poster.flushOverflow();
         } finally {
             unlockRing();
         }
@@ -714,57 +577,23 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     public void registerFiles(int[] fds) {
-        underPostingRight(() -> files.register(fds));
+        underPostingRight(() -> resources.files.register(fds));
     }
 
     public void updateFiles(int offset, int[] fds) {
-        underPostingRight(() -> files.update(offset, fds));
+        underPostingRight(() -> resources.files.update(offset, fds));
     }
 
     public void unregisterFiles() {
-        underPostingRight(files::unregister);
+        underPostingRight(resources.files::unregister);
     }
 
     public void registerBuffers(MemorySegment[] bufs) {
-        underPostingRight(() -> buffers.register(bufs));
+        underPostingRight(() -> resources.buffers.register(bufs));
     }
 
     public void unregisterBuffers() {
-        underPostingRight(buffers::unregister);
-    }
-
-    /** Posting right: the descriptor in a fixed-file slot, or -EBADF. */
-    public int resolveFixedFile(int index) {
-        return files.resolve(index);
-    }
-
-    /** Posting right: 0 if the range lies in registered buffer {@code index}, else -EFAULT. */
-    public int checkFixedBuffer(int index, MemorySegment addr, long len) {
-        return buffers.check(index, addr, len);
-    }
-
-    /** Posting right: the inline syscall scratch. */
-    public SysCallContext inlineSys() {
-        return inlineSys;
-    }
-
-    /**
-     * An iovec array for {@code count} entries beyond the scratch's capacity: on the inline
-     * side a ring-owned array grown on demand; in a worker a fresh one (rare: > 64 buffers).
-     */
-    public MemorySegment largeIovecs(int count, boolean inline) {
-        long bytes = (long) count * io.jring.sys.Structs.Iovec.SIZE;
-        if (!inline) {
-            return java.lang.foreign.Arena.ofAuto().allocate(bytes, 8);
-        }
-        if (largeIov == null || largeIov.byteSize() < bytes) {
-            if (largeIovArena != null) {
-                largeIovArena.close();
-            }
-            largeIovArena = java.lang.foreign.Arena.ofShared();
-            largeIov = largeIovArena.allocate(bytes, 8);
-        }
-        return largeIov;
+        underPostingRight(resources.buffers::unregister);
     }
 
     public int[] registerIoWqMaxWorkers(int bounded, int unbound) {
@@ -799,11 +628,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             waiter = null;
         }
         iowq.release();
-        files.release();
-        inlineSys.close();
-        if (largeIovArena != null) {
-            largeIovArena.close();
-        }
+        resources.release();
         for (TaskContext c : submitters) {
             c.unregisterSharedRing(this);
         }

@@ -22,7 +22,7 @@ final class Files {
      */
     static int resolveFd(Request req) {
         if ((req.flags & SqeFlags.FIXED_FILE) != 0) {
-            int fd = req.ring.resolveFixedFile(req.fd);
+            int fd = req.ring.resources().resolveFixedFile(req.fd);
             if (fd < 0) {
                 return fd;
             }

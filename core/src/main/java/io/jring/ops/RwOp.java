@@ -67,7 +67,7 @@ abstract class RwOp extends OpDef {
 
     @Override
     public final int issue(Request req, boolean nonBlocking) {
-        SysCallContext sc = nonBlocking ? req.ring.inlineSys() : SysCallContext.current();
+        SysCallContext sc = nonBlocking ? req.ring.resources().inlineSys() : SysCallContext.current();
         long total = length(req);
         long skip = req.done;
         MemorySegment iov = iovecsFor(req, sc, nonBlocking);
@@ -115,6 +115,6 @@ abstract class RwOp extends OpDef {
         if (count <= SysCallContext.IOVEC_CAPACITY) {
             return sc.iovecs();
         }
-        return req.ring.largeIovecs(count, nonBlocking);
+        return req.ring.resources().largeIovecs(count, nonBlocking);
     }
 }

@@ -21,7 +21,7 @@ final class SingleBufferRwOp extends RwOp {
         if (bad != 0) {
             return bad;
         }
-        return fixed ? req.ring.checkFixedBuffer(req.bufIndex, req.addr, req.len) : 0;
+        return fixed ? req.ring.resources().checkFixedBuffer(req.bufIndex, req.addr, req.len) : 0;
     }
 
     @Override

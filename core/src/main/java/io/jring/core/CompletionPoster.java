@@ -1,0 +1,95 @@
+package io.jring.core;
+
+import io.jring.Errno;
+import io.jring.Opcode;
+import io.jring.SqeFlags;
+import io.jring.trace.CompleteEvent;
+import io.jring.trace.CqeOverflowEvent;
+import io.jring.trace.ReqFailedEvent;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The posting side of a ring's CQ (the kernel's {@code io_req_complete_post} and
+ * {@code __io_submit_flush_completions}): fills CQEs, honours CQE_SKIP_SUCCESS, frees the
+ * request, and publishes a batch at once with one tail store, waking a thread waiting on
+ * the ring. Only the holder of the ring's posting right calls it.
+ */
+final class CompletionPoster {
+    private final RingContext ring;
+    private final CompletionQueue cq;
+
+    CompletionPoster(RingContext ring, CompletionQueue cq) {
+        this.ring = ring;
+        this.cq = cq;
+    }
+
+    /** Posts the request's CQE (unless skipped) and frees it. */
+    void postAndFree(Request req, int res, int cflags) {
+        if (res < 0) {
+            failedEvent(req, res, null);
+        }
+        if (res < 0 || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
+            post(req.userData, res, cflags);
+        }
+        ring.pool.release(req);
+    }
+
+    /** A request that failed before it was issued. */
+    void fail(Request req, int err, String reason) {
+        failedEvent(req, err, reason);
+        post(req.userData, err, 0);
+        ring.pool.release(req);
+    }
+
+    private void failedEvent(Request req, int err, String reason) {
+        ReqFailedEvent ev = new ReqFailedEvent();
+        if (ev.shouldCommit()) {
+            ev.ring = ring.id;
+            ev.opcode = Opcode.name(req.opcode);
+            ev.userData = req.userData;
+            ev.errno = Errno.name(err);
+            ev.reason = reason;
+            ev.commit();
+        }
+    }
+
+    /** Fills a CQE (published at the next flush); overflows in order when the CQ is full. */
+    void post(long userData, int res, int cflags) {
+        if (!cq.post(userData, res, cflags)) {
+            CqeOverflowEvent ov = new CqeOverflowEvent();
+            if (ov.shouldCommit()) {
+                ov.ring = ring.id;
+                ov.userData = userData;
+                ov.res = res;
+                ov.overflowLength = cq.overflow.size();
+                ov.commit();
+            }
+        }
+        CompleteEvent ev = new CompleteEvent();
+        if (ev.shouldCommit()) {
+            ev.ring = ring.id;
+            ev.userData = userData;
+            ev.res = res;
+            ev.cflags = cflags;
+            ev.commit();
+        }
+    }
+
+    /** Publishes posted CQEs and wakes a thread waiting on this ring if it is not us. */
+    void flush() {
+        if (cq.flush()) {
+            ring.wakeWaiterIfOther();
+        }
+    }
+
+    /** Moves overflowed CQEs into room that appeared, then publishes. */
+    void flushOverflow() {
+        cq.flushOverflow();
+        flush();
+    }
+
+    static void unpark(Thread t) {
+        LockSupport.unpark(t);
+    }
+}

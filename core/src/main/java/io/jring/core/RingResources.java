@@ -1,0 +1,67 @@
+package io.jring.core;
+
+import io.jring.sys.Structs;
+import io.jring.sys.SysCallContext;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * What a ring owns besides its queues: registered files and buffers, and the native
+ * scratch its inline syscalls use (errno capture, iovecs). Touched only by the holder of
+ * the ring's posting right, so plain fields; released once when the ring has closed.
+ */
+public final class RingResources {
+    final FileTable files = new FileTable();
+    final BufferTable buffers = new BufferTable();
+    /** Shared arena: the posting right may pass between threads (one at a time). */
+    private final SysCallContext inlineSys = SysCallContext.shared();
+    /** Grown on demand for vectors longer than the scratch's iovec array (inline side). */
+    private MemorySegment largeIov;
+    private Arena largeIovArena;
+
+    /** The descriptor in a fixed-file slot, or -EBADF. */
+    public int resolveFixedFile(int index) {
+        return files.resolve(index);
+    }
+
+    /** 0 if the range lies in registered buffer {@code index}, else -EFAULT. */
+    public int checkFixedBuffer(int index, MemorySegment addr, long len) {
+        return buffers.check(index, addr, len);
+    }
+
+    /** The inline syscall scratch. */
+    public SysCallContext inlineSys() {
+        return inlineSys;
+    }
+
+    /**
+     * An iovec array for {@code count} entries beyond the scratch's capacity: on the inline
+     * side a ring-owned array grown on demand; in a worker a fresh one (rare: > 64 buffers).
+     */
+    public MemorySegment largeIovecs(int count, boolean inline) {
+        long bytes = (long) count * Structs.Iovec.SIZE;
+        if (!inline) {
+            return Arena.ofAuto().allocate(bytes, 8);
+        }
+        if (largeIov == null || largeIov.byteSize() < bytes) {
+            if (largeIovArena != null) {
+                largeIovArena.close();
+            }
+            largeIovArena = Arena.ofShared();
+            largeIov = largeIovArena.allocate(bytes, 8);
+        }
+        return largeIov;
+    }
+
+    /** The ring has closed and nothing is in flight: closes duplicates and frees native memory. */
+    void release() {
+        files.release();
+        inlineSys.close();
+        if (largeIovArena != null) {
+            largeIovArena.close();
+            largeIovArena = null;
+            largeIov = null;
+        }
+    }
+}
