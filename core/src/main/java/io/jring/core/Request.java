@@ -45,6 +45,8 @@ public final class Request extends TaskWork implements IoWork {
     public long done;
     /** io-wq hash key (buffered writes to one file run serially); 0 = none. */
     public long hashKey;
+    /** Runs on io-wq's unbound account even if its op is bounded work (a read of a pipe or socket). */
+    public boolean unbound;
 
     /** Result to post, and CQE flags. */
     public int res;
@@ -86,6 +88,7 @@ public final class Request extends TaskWork implements IoWork {
         cflags = 0;
         done = 0;
         hashKey = 0;
+        unbound = false;
     }
 
     @Override
@@ -110,7 +113,7 @@ public final class Request extends TaskWork implements IoWork {
 
     @Override
     public boolean isBoundedWork() {
-        return def == null || def.boundedWork();
+        return !unbound && (def == null || def.boundedWork());
     }
 
     @Override

@@ -60,7 +60,10 @@ abstract class RwOp extends OpDef {
 
     @Override
     public final void preparePunt(Request req) {
-        if (write && req.hashKey == 0) {
+        // Only regular files are bounded work; a pipe or socket may wait forever, so it goes
+        // to the unbound account (Linux's unbound_nonreg_file, io_prep_async_work).
+        req.unbound = !Files.isRegular(req.fd);
+        if (write && req.hashKey == 0 && !req.unbound) {
             req.hashKey = Files.writeHashKey(req.fd);
         }
     }
@@ -81,6 +84,13 @@ abstract class RwOp extends OpDef {
         if (nonBlocking) {
             r = write ? FileCalls.pwritev2Nowait(sc, req.fd, iov, n, off, rwf)
                       : FileCalls.preadv2Nowait(sc, req.fd, iov, n, off, rwf);
+            if (r == -Errno.ESPIPE && off == 0) {
+                // A stream (pipe, socket) has no position: offset 0 means "no offset", as in
+                // Linux where liburing users pass 0 for pipes; any other offset is -ESPIPE.
+                req.off = off = -1;
+                r = write ? FileCalls.pwritev2Nowait(sc, req.fd, iov, n, off, rwf)
+                          : FileCalls.preadv2Nowait(sc, req.fd, iov, n, off, rwf);
+            }
             if (r == -Errno.EOPNOTSUPP && (rwf & FileCalls.RWF_NOWAIT) == 0) {
                 return -Errno.EAGAIN;   // the file cannot do NOWAIT: io-wq will block for it
             }
@@ -96,6 +106,11 @@ abstract class RwOp extends OpDef {
             // own): keep it, so such a request ends with -EAGAIN here instead of blocking.
             r = write ? FileCalls.pwritev2(sc, req.fd, iov, n, off, rwf)
                       : FileCalls.preadv2(sc, req.fd, iov, n, off, rwf);
+            if (r == -Errno.ESPIPE && off == 0) {
+                req.off = off = -1;
+                r = write ? FileCalls.pwritev2(sc, req.fd, iov, n, off, rwf)
+                          : FileCalls.preadv2(sc, req.fd, iov, n, off, rwf);
+            }
         }
         return finish(req, r);
     }

@@ -325,6 +325,34 @@ class ReadWriteTest {
         }
     }
 
+    /**
+     * As Linux (io_uring's unbound_nonreg_file): a read of a pipe may wait forever, so in
+     * io-wq it runs on the unbound account and cannot hold up file reads on the bounded one,
+     * even with a single bounded worker.
+     */
+    @Test
+    void blockedPipeReadDoesNotHoldUpFileReadsInIoWq() throws Exception {
+        byte[] data = pattern(17, 4096);
+        int fd = Fds.open(file(dir, "f", data), OpenFlags.RDONLY, 0);
+        int[] p = Fds.pipe();
+        try {
+            ring.registerIoWqMaxWorkers(1, 0);
+            MemorySegment pipeBuf = buffer(arena, 16, 0);
+            MemorySegment fileBuf = buffer(arena, 4096, 0);
+            ring.getSqe().prepRead(p[0], pipeBuf, -1).userData(1).flags(SqeFlags.ASYNC);
+            ring.getSqe().prepRead(fd, fileBuf, 0).userData(2).flags(SqeFlags.ASYNC);
+            assertEquals(2, ring.submit());
+            assertEquals(cqe(2, 4096), RingTestSupport.reap(ring, 1).get(0), "the file read waited for the pipe");
+            assertArrayEquals(data, bytes(fileBuf));
+            assertEquals(3, Fds.write(p[1], "end".getBytes()));
+            assertEquals(cqe(1, 3), RingTestSupport.reap(ring, 1).get(0));
+        } finally {
+            Fds.close(p[1]);   // unblocks the pipe read if the test failed before the write
+            Fds.close(p[0]);
+            Fds.close(fd);
+        }
+    }
+
     @ParameterizedTest(name = "sqeFlags={0}")
     @ValueSource(ints = {0, SqeFlags.ASYNC})
     void pipeWriteAndReadAtOffsetMinusOne(int sqeFlags) {
