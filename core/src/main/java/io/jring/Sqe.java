@@ -35,11 +35,17 @@ public final class Sqe {
     private long addr3;
     /** Out-of-line argument: iovec array, path, socket address or target ring. */
     private Object arg;
+    /** Some field may be non-zero: {@link #reset()} has work to do. Saves the second reset of getSqe + prep. */
+    private boolean dirty = true;
 
     Sqe() {}
 
     /** Resets every field to zero (what liburing's io_uring_prep_rw does first). */
     public Sqe reset() {
+        if (!dirty) {
+            return this;
+        }
+        dirty = false;
         opcode = 0;
         flags = 0;
         ioprio = 0;
@@ -60,6 +66,7 @@ public final class Sqe {
 
     private Sqe rw(int op, int fd, MemorySegment buf, int len, long offset) {
         reset();
+        dirty = true;
         this.opcode = op;
         this.fd = fd;
         this.addr = buf;
@@ -81,6 +88,7 @@ public final class Sqe {
 
     public Sqe prepNop() {
         reset();
+        dirty = true;
         opcode = Opcode.NOP;
         return this;
     }
@@ -264,22 +272,26 @@ public final class Sqe {
     // ---- chaining setters ----
 
     public Sqe userData(long userData) {
+        dirty = true;
         this.userData = userData;
         return this;
     }
 
     public Sqe flags(int flags) {
+        dirty = true;
         this.flags = flags;
         return this;
     }
 
     public Sqe ioprio(int ioprio) {
+        dirty = true;
         this.ioprio = ioprio;
         return this;
     }
 
     /** The provided-buffer group to select from (with {@link SqeFlags#BUFFER_SELECT}). */
     public Sqe bufferGroup(int groupId) {
+        dirty = true;
         this.bufGroup = groupId;
         return this;
     }
@@ -287,59 +299,70 @@ public final class Sqe {
     // ---- raw setters for every field ----
 
     public Sqe opcode(int opcode) {
+        dirty = true;
         this.opcode = opcode;
         return this;
     }
 
     public Sqe fd(int fd) {
+        dirty = true;
         this.fd = fd;
         return this;
     }
 
     public Sqe off(long off) {
+        dirty = true;
         this.off = off;
         return this;
     }
 
     public Sqe addr(MemorySegment addr) {
+        dirty = true;
         this.addr = addr;
         return this;
     }
 
     public Sqe len(int len) {
+        dirty = true;
         this.len = len;
         return this;
     }
 
     public Sqe opFlags(int opFlags) {
+        dirty = true;
         this.opFlags = opFlags;
         return this;
     }
 
     public Sqe bufIndex(int bufIndex) {
+        dirty = true;
         this.bufIndex = bufIndex;
         return this;
     }
 
     public Sqe fileIndex(int fileIndex) {
+        dirty = true;
         this.fileIndex = fileIndex;
         return this;
     }
 
     /** Raw {@code addr2} (target user data, timeout nanos, MSG_RING command). */
     public Sqe addr2(long addr2) {
+        dirty = true;
         this.addr2 = addr2;
         return this;
     }
 
     /** Raw {@code addr3} (MSG_RING source file index). */
     public Sqe addr3(long addr3) {
+        dirty = true;
         this.addr3 = addr3;
         return this;
     }
 
     /** Out-of-line argument: iovec array, path, socket address or target ring. */
     public Sqe arg(Object arg) {
+        dirty = true;
         this.arg = arg;
         return this;
     }

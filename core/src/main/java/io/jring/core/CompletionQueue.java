@@ -32,6 +32,8 @@ final class CompletionQueue {
     private int tail;
 
     // Poster-only, plain.
+    /** Mirrors !overflow.isEmpty() so the post fast path reads one field of this object. */
+    private boolean overflowing;
     private int localTail;
     private int cachedHead;
 
@@ -65,13 +67,14 @@ final class CompletionQueue {
 
     /** Fills the next slot, or appends to the overflow list. Returns false if it overflowed. */
     boolean post(long userData, int res, int flags) {
-        if (overflow.isEmpty() && hasRoom()) {
+        if (!overflowing && hasRoom()) {
             int t = localTail;
             API.fillCqe(slots[t & mask], userData, res, flags);
             localTail = t + 1;
             return true;
         }
         overflow.add(userData, res, flags);
+        overflowing = true;
         return false;
     }
 
@@ -94,6 +97,7 @@ final class CompletionQueue {
             overflow.removeFirst();
             moved++;
         }
+        overflowing = !overflow.isEmpty();
         return moved;
     }
 
@@ -107,13 +111,9 @@ final class CompletionQueue {
         return false;
     }
 
+    /** Poster (exact) or reader (a hint: a stale false only delays the move until the next entry). */
     boolean hasOverflow() {
-        return !overflow.isEmpty();
-    }
-
-    /** Drops everything (the ring is closed). Poster only. */
-    void dropOverflow() {
-        overflow.clear();
+        return overflowing;
     }
 
     // ---------------------------------------------------------------- reader side

@@ -75,6 +75,11 @@ public final class Request extends TaskWork implements IoWork {
         this.addr2 = sqe.addr2();
         this.addr3 = sqe.addr3();
         this.arg = sqe.arg();
+        this.res = 0;
+        this.cflags = 0;
+        this.done = 0;
+        this.hashKey = 0;
+        this.unbound = false;
     }
 
     /** Drops references so a pooled request keeps nothing alive. */
@@ -84,11 +89,6 @@ public final class Request extends TaskWork implements IoWork {
         addr = null;
         arg = null;
         taskFunc = null;
-        res = 0;
-        cflags = 0;
-        done = 0;
-        hashKey = 0;
-        unbound = false;
     }
 
     @Override

@@ -10,8 +10,12 @@ final class RequestPool {
     private final RingContext ring;
     private Request[] free;
     private int size;
-    /** Requests handed out and not yet returned; read by close() from any thread (opaque). */
-    private volatile int inFlight;
+    /**
+     * Requests handed out and not yet returned. Written plain by the posting right's holder;
+     * read by close() with getOpaque after it borrowed the posting right or between its
+     * helping rounds (a stale value only costs close() another round).
+     */
+    private int inFlight;
 
     RequestPool(RingContext ring, int initial) {
         this.ring = ring;
@@ -37,13 +41,12 @@ final class RequestPool {
     }
 
     private void inFlightAdd(int d) {
-        // Single writer at a time (posting right), so a plain read-modify-write published
-        // with a release store is enough for close()'s reads.
-        INFLIGHT.setRelease(this, (int) INFLIGHT.getOpaque(this) + d);
+        // Single writer at a time (the posting right): a plain update, read opaquely by close().
+        inFlight += d;
     }
 
     int inFlight() {
-        return inFlight;
+        return (int) INFLIGHT.getOpaque(this);
     }
 
     private static final java.lang.invoke.VarHandle INFLIGHT;

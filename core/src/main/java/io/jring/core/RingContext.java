@@ -426,36 +426,18 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     public int forEachCqe(CqeHandler handler) {
         checkUsable();
-        if (cq.ready() == 0 || cq.hasOverflow()) {
-            TaskContext tc = enter();
-            try {
-                runPending(tc);
-                if (!singleIssuer) {
-                    helpSubmitters(tc);
-                }
-            } finally {
-                tc.exit();
-            }
+        int n = drainReady(handler);
+        if (n > 0 && !cq.hasOverflow()) {
+            return n;
         }
+        return n + forEachCqeSlow(handler);
+    }
+
+    /** Consumes the CQEs already published: the common, small path (inlines well). */
+    private int drainReady(CqeHandler handler) {
         int n = 0;
-        for (;;) {
-            int h = cq.headIndex();
-            int t = cq.tailAcquire();
-            if (h == t) {
-                if (!cq.hasOverflow() || closed != 0) {
-                    return n;
-                }
-                TaskContext tc = enter();
-                try {
-                    flushOverflow();
-                } finally {
-                    tc.exit();
-                }
-                if (cq.ready() == 0) {
-                    return n;
-                }
-                continue;
-            }
+        int t = cq.tailAcquire();
+        for (int h = cq.headIndex(); h != t; h++) {
             Cqe c = cq.at(h);
             long ud = c.userData();
             int res = c.res();
@@ -463,6 +445,36 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             cq.advance(1);
             n++;
             handler.handle(ud, res, fl);
+        }
+        return n;
+    }
+
+    /** Nothing was ready, or overflow waits: run task work, move overflow in, drain again. */
+    private int forEachCqeSlow(CqeHandler handler) {
+        int n = 0;
+        boolean ranWork = false;
+        for (;;) {
+            if (!ranWork || cq.hasOverflow()) {
+                TaskContext tc = enter();
+                try {
+                    if (!ranWork) {
+                        runPending(tc);
+                        if (!singleIssuer) {
+                            helpSubmitters(tc);
+                        }
+                    } else {
+                        flushOverflow();
+                    }
+                } finally {
+                    tc.exit();
+                }
+                ranWork = true;
+            }
+            int k = drainReady(handler);
+            n += k;
+            if (k == 0 || closed != 0) {
+                return n;
+            }
         }
     }
 
