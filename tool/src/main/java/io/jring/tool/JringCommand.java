@@ -1,0 +1,93 @@
+package io.jring.tool;
+
+import io.jring.tool.bench.BenchCommand;
+import io.jring.tool.fio.CompareCommand;
+import io.jring.tool.fio.FioCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+
+/**
+ * The {@code jring} command (run through {@code bin/jring}): io_uring-style benchmarks of
+ * the engine, shaped after fio and t/io_uring (BENCHMARKS.md "The tool").
+ * With no command it runs {@code fio} with its defaults (4k random reads, QD32, on a temp file).
+ */
+@Command(name = "jring", mixinStandardHelpOptions = true, versionProvider = JringCommand.Version.class,
+        description = "jring: Linux io_uring's architecture in Java. Benchmarks and tools.",
+        subcommands = {BenchCommand.class, FioCommand.class, CompareCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "With no command, runs 'jring fio' with its defaults: 4k random reads at QD32 for 5 s on a 256 MiB temp file."})
+public final class JringCommand implements Callable<Integer> {
+
+    /** What runs when no command is given. */
+    static final String[] DEFAULT_COMMAND = {"fio"};
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        return runDefault(spec.commandLine());
+    }
+
+    /**
+     * Says so, then runs {@link #DEFAULT_COMMAND} (plus {@code extraArgs}, for tests) on a
+     * fresh command tree printing where {@code from} prints. (Executing the already-parsed
+     * subcommand from inside its parent's execute() trips picocli's parse state.)
+     */
+    static int runDefault(CommandLine from, String... extraArgs) {
+        PrintWriter out = from.getOut();
+        out.println("jring: no command given; running 'jring " + String.join(" ", DEFAULT_COMMAND)
+                + "' with defaults (jring --help lists the commands)");
+        out.flush();
+        String[] args = Arrays.copyOf(DEFAULT_COMMAND, DEFAULT_COMMAND.length + extraArgs.length);
+        System.arraycopy(extraArgs, 0, args, DEFAULT_COMMAND.length, extraArgs.length);
+        return commandLine().setOut(out).setErr(from.getErr()).execute(args);
+    }
+
+    /** The configured command line: case-insensitive enum values (--flags=SINGLE, --kind=mpsc). */
+    public static CommandLine commandLine() {
+        return new CommandLine(new JringCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** {@code --version}: the project version (filtered in at build time) and the runtime. */
+    public static final class Version implements IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {
+                "jring " + projectVersion(),
+                "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + "), "
+                        + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch") + ", " + Runtime.getRuntime().availableProcessors() + " CPUs"
+            };
+        }
+
+        static String projectVersion() {
+            try (InputStream in = JringCommand.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    Properties p = new Properties();
+                    p.load(in);
+                    String v = p.getProperty("version", "");
+                    if (!v.isEmpty() && !v.startsWith("${")) {
+                        return v;
+                    }
+                }
+            } catch (IOException ignored) {
+                // fall through: a version is informative only
+            }
+            return "(unknown version)";
+        }
+    }
+}

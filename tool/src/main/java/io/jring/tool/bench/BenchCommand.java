@@ -1,0 +1,27 @@
+package io.jring.tool.bench;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+/**
+ * {@code jring bench}: the micro benchmarks, one small class each (BENCHMARKS.md "The tool").
+ * Later issues add msgring, echo, heavytw, diowrite here.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Micro benchmarks of the engine; each prints a human summary or, with --output-format=json, JSON lines.",
+        subcommands = {NopBench.class, TwaddBench.class})
+public final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    /** {@code jring bench} alone lists the benches. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
+}

@@ -1,0 +1,204 @@
+package io.jring.tool.bench;
+
+import io.jring.TaskWorkKind;
+import io.jring.tool.report.Figures;
+import io.jring.tool.report.JsonLine;
+import io.jring.tool.report.Latency;
+import io.jring.tool.report.LiveStatus;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code jring bench nop}: submit+reap NOP throughput of one ring driven by one thread,
+ * shaped after fio's t/io_uring -N. Compared with the kernel's own NOP rate on this machine
+ * class (BENCHMARKS.md anchors: 10-11M ops/s in batches of 32).
+ */
+@Command(name = "nop", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Submit+reap NOP throughput: one thread prepares --batch NOPs, submits them and reaps every CQE,",
+            "over and over (t/io_uring -N). Kernel anchor: 10-11M ops/s in batches of 32 (BENCHMARKS.md)."})
+public final class NopBench implements Callable<Integer> {
+
+    /** Kernel io_uring NOP rate on this machine class, mid-point of BENCHMARKS.md's 10-11M. */
+    public static final double KERNEL_ANCHOR_OPS = 10.5e6;
+
+    @Option(names = "--batch", defaultValue = "32", description = "NOPs per submit (default ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Option(names = "--seconds", defaultValue = "5", description = "Measured time (default ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(names = "--warmup", defaultValue = "2", description = "Unmeasured time first (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--flags", defaultValue = "single", paramLabel = "single|defer|none",
+            description = "Ring setup: single = SINGLE_ISSUER, defer = SINGLE_ISSUER|DEFER_TASKRUN, none (default ${DEFAULT-VALUE}).")
+    RingFlags flags;
+
+    @Option(names = "--kind", defaultValue = "MPSC", paramLabel = "MPSC|LOCKED|PRIORITY|LLIST",
+            description = "Task-work list strategy of the ring (default ${DEFAULT-VALUE}).")
+    TaskWorkKind kind;
+
+    @Option(names = "--reap", defaultValue = "foreach", paramLabel = "foreach|peek",
+            description = "How CQEs are reaped: forEachCqe, or peekCqe+cqeSeen (default ${DEFAULT-VALUE}).")
+    NopLoop.Reap reap;
+
+    @Mixin
+    OutputOptions output = new OutputOptions();
+
+    @Spec
+    CommandSpec spec;
+
+    /** What one run measured. */
+    public record Result(int batch, RingFlags flags, TaskWorkKind kind, String reap, int sqEntries,
+                         long ops, long nanos, long cpuNanos, long errors, Latency roundTrip) {
+        public double opsPerSec() {
+            return nanos == 0 ? 0.0 : ops * 1e9 / nanos;
+        }
+
+        public double nsPerOp() {
+            return ops == 0 ? 0.0 : (double) nanos / ops;
+        }
+
+        public double anchorRatio() {
+            return opsPerSec() / KERNEL_ANCHOR_OPS;
+        }
+
+        /**
+         * NOPs per second of the loop thread's own CPU time: what the loop would do with a
+         * core to itself. On a shared machine this is the steadier figure; NaN if unknown.
+         */
+        public double opsPerCpuSec() {
+            return cpuNanos <= 0 ? Double.NaN : ops * 1e9 / cpuNanos;
+        }
+
+        /** Share of the window the loop thread was on a CPU (1.0 = never preempted). */
+        public double cpuShare() {
+            return cpuNanos <= 0 || nanos == 0 ? Double.NaN : (double) cpuNanos / nanos;
+        }
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        validate();
+        PrintWriter out = spec.commandLine().getOut();
+        Result r;
+        try (LiveStatus status = output.startStatus(out, TimeUnit.SECONDS.toNanos(warmup + seconds))) {
+            r = measure(status);
+        }
+        if (output.isJson()) {
+            out.println(toJson(r));
+        } else {
+            printHuman(out, r);
+        }
+        out.flush();
+        return r.errors() == 0 ? 0 : 1;
+    }
+
+    private void validate() {
+        if (batch < 1 || batch > 32768) {
+            throw new ParameterException(spec.commandLine(), "--batch must be 1..32768, got " + batch);
+        }
+        if (seconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--seconds must be >= 1, got " + seconds);
+        }
+        if (warmup < 0) {
+            throw new ParameterException(spec.commandLine(), "--warmup must be >= 0, got " + warmup);
+        }
+    }
+
+    /** Runs warmup then the measured window on a fresh ring and thread. */
+    Result measure(LiveStatus status) throws InterruptedException {
+        NopLoop loop = new NopLoop(batch, flags, kind, reap);
+        Thread t = Thread.ofPlatform().name("jring-nop").start(loop);
+        try {
+            loop.awaitRing();
+            status.phase("nop " + kind + " " + flags + " batch=" + batch, "ops/s", loop::done);
+            TimeUnit.SECONDS.sleep(warmup);
+            long cpu0 = threadCpuNanos(t);
+            long c0 = loop.done();
+            long t0 = System.nanoTime();
+            loop.startMeasuring();
+            TimeUnit.SECONDS.sleep(seconds);
+            long c1 = loop.done();
+            long t1 = System.nanoTime();
+            long cpu1 = threadCpuNanos(t);
+            loop.stop();
+            t.join();
+            loop.rethrowFailure();
+            return new Result(batch, flags, kind, reap.name(), loop.sqEntries(), c1 - c0, t1 - t0,
+                    cpu0 < 0 || cpu1 < 0 ? -1L : cpu1 - cpu0, loop.errors(), Latency.of(loop.roundTrips()));
+        } finally {
+            loop.stop();
+            t.join();
+        }
+    }
+
+    /** CPU time of a live thread, or -1 where the JVM cannot tell. */
+    private static long threadCpuNanos(Thread t) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        if (!mx.isThreadCpuTimeSupported()) {
+            return -1L;
+        }
+        try {
+            if (!mx.isThreadCpuTimeEnabled()) {
+                mx.setThreadCpuTimeEnabled(true);
+            }
+            return mx.getThreadCpuTime(t.threadId());
+        } catch (UnsupportedOperationException | SecurityException e) {
+            return -1L;
+        }
+    }
+
+    static JsonLine toJson(Result r) {
+        JsonLine j = JsonLine.object()
+                .put("bench", "nop")
+                .put("kind", r.kind().name())
+                .put("flags", r.flags().name())
+                .put("batch", r.batch())
+                .put("reap", r.reap())
+                .put("ops", r.ops())
+                .put("seconds", r.nanos() / 1e9)
+                .put("ops_per_sec", Math.round(r.opsPerSec()))
+                .put("ns_per_op", r.nsPerOp())
+                .put("anchor_ratio", r.anchorRatio())
+                .put("ops_per_cpu_sec", Math.rint(r.opsPerCpuSec()))
+                .put("cpu_share", r.cpuShare())
+                .put("errors", r.errors());
+        if (r.roundTrip().count() > 0) {
+            // Latency of one batch's round trip: first SQE prepared -> last CQE reaped.
+            j.put("lat_of", "batch").put("lat_ns", r.roundTrip().toJson());
+        }
+        return j;
+    }
+
+    private void printHuman(PrintWriter out, Result r) {
+        out.printf("jring bench nop: batch=%d flags=%s kind=%s reap=%s sq=%d, %d s measured after %d s warmup%n",
+                r.batch(), r.flags(), r.kind(), r.reap(), r.sqEntries(), seconds, warmup);
+        out.printf("  NOP: %s ops/s (%s ns/op), %d ops%n",
+                Figures.si(r.opsPerSec()), Figures.fixed(r.nsPerOp(), 1), r.ops());
+        out.printf("  %sx kernel anchor (BENCHMARKS.md: kernel io_uring NOP = 10-11M ops/s; ratio against %s)%n",
+                Figures.fixed(r.anchorRatio(), 2), Figures.si(KERNEL_ANCHOR_OPS));
+        if (!Double.isNaN(r.opsPerCpuSec())) {
+            out.printf("  on-CPU: %s ops per CPU-second of the loop thread (%sx anchor); it had a CPU %s of the time%n",
+                    Figures.si(r.opsPerCpuSec()), Figures.fixed(r.opsPerCpuSec() / KERNEL_ANCHOR_OPS, 2),
+                    Figures.percent(r.cpuShare()));
+        }
+        if (r.roundTrip().count() > 0) {
+            out.printf("  batch round trip (1 in %d batches): %s%n", NopLoop.SAMPLE_MASK + 1, r.roundTrip().toHuman());
+        }
+        if (r.errors() > 0) {
+            out.printf("  ERRORS: %d NOP CQEs carried -errno%n", r.errors());
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package io.jring.tool.fio;
+
+import io.jring.Errno;
+
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+
+/**
+ * One {@code jring fio} run: its jobs (numjobs clones of the spec), their files, and their
+ * threads. {@link #prepare} lays out and warms the files, {@link #execute} runs every job on
+ * its own platform thread (engines are opened there, then all start together) and returns
+ * when all have ended, {@link #cleanup} removes the temp files. {@link #abort} (Ctrl-C) may
+ * come from any thread: jobs stop issuing, reap what is in flight, and end normally, so the
+ * report still prints.
+ */
+final class FioRun {
+    private final JobSpec spec;
+    private final List<Job> jobs = new ArrayList<>();
+    /** Files this run created and must remove; guarded by this. */
+    private final Set<Path> tempFiles = new LinkedHashSet<>();
+
+    FioRun(JobSpec spec) {
+        this.spec = spec;
+        for (int i = 0; i < spec.numjobs(); i++) {
+            jobs.add(new Job(spec, i, JobFile.pathFor(spec, i)));
+        }
+    }
+
+    List<Job> jobs() {
+        return jobs;
+    }
+
+    /** Lays out, then warms or invalidates each distinct file; {@code info} gets fio's "Laying out IO file" lines. */
+    void prepare(Consumer<String> info) throws IOException {
+        Set<Path> done = new LinkedHashSet<>();
+        for (Job job : jobs) {
+            Path file = job.file;
+            if (!done.add(file)) {
+                continue;
+            }
+            if (spec.filename() == null) {
+                synchronized (this) {
+                    tempFiles.add(file);
+                }
+            }
+            try {
+                if (JobFile.needsLayout(file, spec.size())) {
+                    info.accept(spec.name() + ": Laying out IO file (1 file / " + Num2Str.of(spec.size(), true, Num2Str.BYTE) + ")");
+                    JobFile.layOut(file, spec.size());
+                }
+            } catch (IOException e) {
+                throw new IOException("cannot lay out " + file + ": " + reason(e), e);
+            }
+            try {
+                if (spec.invalidate()) {
+                    JobFile.invalidate(file);
+                } else if (spec.warm()) {
+                    JobFile.warm(file, spec.size());
+                }
+            } catch (IOException e) {
+                throw new IOException("cannot " + (spec.invalidate() ? "invalidate " : "warm ") + file + ": " + reason(e), e);
+            }
+        }
+    }
+
+    private static String reason(IOException e) {
+        return e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : String.valueOf(e.getMessage());
+    }
+
+    /** Runs every job on its own thread; returns when all have ended. */
+    void execute() throws InterruptedException {
+        CountDownLatch opened = new CountDownLatch(jobs.size());
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (Job job : jobs) {
+            threads.add(Thread.ofPlatform().name("jring-fio-" + spec.name() + "-" + job.number)
+                    .start(() -> runJob(job, opened, go)));
+        }
+        opened.await();
+        go.countDown();
+        for (Thread t : threads) {
+            t.join();
+        }
+    }
+
+    private static void runJob(Job job, CountDownLatch opened, CountDownLatch go) {
+        IoEngine engine = null;
+        try {
+            try {
+                engine = IoEngine.create(job.spec.ioengine());
+                engine.open(job);
+            } catch (IoEngine.OpenFailure e) {
+                job.failEngine(e.errno(), e.getMessage());
+            } catch (FileSystemException e) {
+                job.failEngine(ErrnoText.errnoOf(e.getReason()), "cannot open " + job.file + ": " + e.getReason());
+            } catch (Throwable t) {
+                job.failEngine(Errno.EIO, "cannot set up " + job.spec.ioengine() + " on " + job.file + ": " + t);
+            } finally {
+                opened.countDown();
+            }
+            go.await();
+            job.begin();
+            if (job.stats.error == 0) {
+                try {
+                    engine.run(job);
+                } catch (Throwable t) {
+                    job.failEngine(Errno.EIO, job.spec.ioengine() + " engine failed: " + t);
+                }
+            }
+            job.end();
+        } catch (InterruptedException e) {
+            job.failEngine(Errno.EINTR, "interrupted before starting");
+        } finally {
+            if (engine != null) {
+                engine.close();
+            }
+        }
+    }
+
+    /** Stops every job; they end after reaping what is in flight. Any thread. */
+    void abort() {
+        for (Job job : jobs) {
+            job.stop();
+        }
+    }
+
+    /** Removes the temp files (not a --filename). Idempotent; any thread. */
+    synchronized void cleanup() {
+        for (Path file : tempFiles) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // best effort: a temp file in the temp dir
+            }
+        }
+        tempFiles.clear();
+    }
+}

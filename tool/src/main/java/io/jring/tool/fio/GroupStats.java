@@ -1,0 +1,51 @@
+package io.jring.tool.fio;
+
+import java.util.List;
+
+/**
+ * fio's {@code group_run_stats} for the one group jring runs (group 0, all jobs): per
+ * direction the total bytes, the aggregate bandwidth over the longest job, the slowest and
+ * fastest job's bandwidth and the shortest and longest run time.
+ */
+final class GroupStats {
+    final long[] ioBytes = new long[2];
+    /** Aggregate bandwidth, bytes/s: all bytes over the longest run. */
+    final long[] agg = new long[2];
+    final long[] minBw = {Long.MAX_VALUE, Long.MAX_VALUE};
+    final long[] maxBw = new long[2];
+    final long[] minRunMs = {Long.MAX_VALUE, Long.MAX_VALUE};
+    final long[] maxRunMs = new long[2];
+
+    static GroupStats of(List<Job> jobs) {
+        GroupStats g = new GroupStats();
+        for (Job job : jobs) {
+            for (int ddir = Ddir.READ; ddir <= Ddir.WRITE; ddir++) {
+                DirStats d = job.stats.dir(ddir);
+                if (d.ios == 0) {
+                    continue;
+                }
+                long runMs = runtimeMs(job.stats);
+                long bw = d.bytes * 1000 / runMs;
+                g.ioBytes[ddir] += d.bytes;
+                g.minBw[ddir] = Math.min(g.minBw[ddir], bw);
+                g.maxBw[ddir] = Math.max(g.maxBw[ddir], bw);
+                g.minRunMs[ddir] = Math.min(g.minRunMs[ddir], runMs);
+                g.maxRunMs[ddir] = Math.max(g.maxRunMs[ddir], runMs);
+            }
+        }
+        for (int ddir = Ddir.READ; ddir <= Ddir.WRITE; ddir++) {
+            if (g.maxRunMs[ddir] > 0) {
+                g.agg[ddir] = g.ioBytes[ddir] * 1000 / g.maxRunMs[ddir];
+            } else {
+                g.minBw[ddir] = 0;
+                g.minRunMs[ddir] = 0;
+            }
+        }
+        return g;
+    }
+
+    /** fio's runtime[ddir] in msec: at least 1, so rates never divide by zero. */
+    static long runtimeMs(JobStats stats) {
+        return Math.max(1, stats.runtimeNanos / 1_000_000);
+    }
+}

@@ -1,0 +1,220 @@
+package io.jring.tool.fio;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * A running job as its engine sees it (fio's {@code thread_data}): what to issue next, when
+ * to stop, and where completions are accounted. The engine's loop calls it from the job's
+ * thread only; {@link #stop} and the progress counters are the only cross-thread parts.
+ *
+ * <p>Accounting follows fio: I/O that completes during {@code --ramp_time} is not measured;
+ * a completion with {@code res < 0} is the job's error and stops it (fio's default
+ * {@code continue_on_error=none}); a completion with fewer bytes than asked is a short I/O,
+ * counted with the bytes it did.
+ */
+public final class Job {
+    /** fio's bwavgtime/iopsavgtime: one bandwidth and one IOPS sample per 500 ms. */
+    static final long SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    final JobSpec spec;
+    /** 0-based clone number (fio's job number within numjobs). */
+    final int number;
+    final Path file;
+    final JobStats stats = new JobStats();
+    private final IoPattern pattern;
+
+    /**
+     * Set by another thread (Ctrl-C, or the run giving up) or by this one on an error; read
+     * once per batch by {@link #keepIssuing}. Volatile: a plain load on x86, and the job sees
+     * it within one batch.
+     */
+    private volatile boolean stopped;
+
+    /**
+     * For the live status line: read ios, read bytes, write ios, write bytes. Written by the
+     * job thread with setOpaque (a plain store on x86, never torn), read opaque by the status
+     * thread, which only needs a recent value.
+     */
+    private final AtomicLongArray progress = new AtomicLongArray(4);
+
+    /** When the job began issuing (System.nanoTime), 0 before: for the status line's progress and ETA. */
+    private volatile long begunNanos;
+
+    // Job-thread only, plain fields.
+    private long startNanos;
+    private long measureStartNanos;
+    private long endNanos;
+    private long nextSampleNanos;
+    private long lastSampleNanos;
+    private long lastCompletionNanos;
+    private long issuedBytes;
+    private final long ioLimit;
+    private final long[] sampledBytes = new long[2];
+    private final long[] sampledIos = new long[2];
+    private long readIosSeen;
+    private long readBytesSeen;
+    private long writeIosSeen;
+    private long writeBytesSeen;
+    private CpuUsage cpuAtStart;
+
+    Job(JobSpec spec, int number, Path file) {
+        this.spec = spec;
+        this.number = number;
+        this.file = file;
+        this.pattern = new IoPattern(spec, number);
+        this.ioLimit = spec.ioLimit();
+    }
+
+    /** Starts the clocks; called by the job's thread right before the engine's loop. */
+    void begin() {
+        cpuAtStart = CpuUsage.ofCurrentThread();
+        long now = System.nanoTime();
+        startNanos = now;
+        measureStartNanos = now + spec.rampNanos();
+        endNanos = spec.runtimeNanos() == 0 ? Long.MAX_VALUE : measureStartNanos + spec.runtimeNanos();
+        lastSampleNanos = measureStartNanos;
+        nextSampleNanos = measureStartNanos + SAMPLE_NANOS;
+        lastCompletionNanos = measureStartNanos;
+        begunNanos = now;
+    }
+
+    /** Stops the clocks after the engine's loop has reaped everything. */
+    void end() {
+        long now = System.nanoTime();
+        stats.totalRunNanos = now - startNanos;
+        stats.runtimeNanos = Math.max(0, lastCompletionNanos - measureStartNanos);
+        stats.cpu = CpuUsage.ofCurrentThread().since(cpuAtStart);
+    }
+
+    /** Asks the job to stop issuing; in-flight I/O is still reaped. Any thread. */
+    public void stop() {
+        stopped = true;
+    }
+
+    /** Whether to issue another I/O at time {@code now} (System.nanoTime). */
+    boolean keepIssuing(long now) {
+        return !stopped && now < endNanos && (spec.timeBased() || issuedBytes < ioLimit);
+    }
+
+    /** The direction of the next I/O ({@link Ddir}). */
+    int nextDir() {
+        return pattern.nextDir();
+    }
+
+    /** The offset of the next READ or WRITE; counts its bytes as issued. */
+    long nextOffset(int ddir) {
+        issuedBytes += spec.bs();
+        return pattern.nextOffset(ddir);
+    }
+
+    /**
+     * A READ or WRITE of {@code len} bytes at {@code offset} completed with {@code res}
+     * (bytes, or -errno): prepared at {@code startNanos}, submitted at {@code issueNanos},
+     * completed (seen) at {@code doneNanos}. {@code hasSlat}: the engine submits
+     * asynchronously, so submission latency is meaningful (fio reports none for sync engines).
+     */
+    void complete(int ddir, long res, int len, long offset, long startNanos, long issueNanos, long doneNanos, boolean hasSlat) {
+        if (res < 0) {
+            fail(ddir, (int) -res, offset, len);
+            return;
+        }
+        if (ddir == Ddir.READ) {
+            progress.setOpaque(0, ++readIosSeen);
+            progress.setOpaque(1, readBytesSeen += res);
+        } else {
+            progress.setOpaque(2, ++writeIosSeen);
+            progress.setOpaque(3, writeBytesSeen += res);
+        }
+        if (doneNanos < measureStartNanos) {
+            return;
+        }
+        DirStats d = stats.dir(ddir);
+        d.ios++;
+        d.bytes += res;
+        if (res < len) {
+            d.shortIos++;
+        }
+        if (hasSlat) {
+            d.slat.record(issueNanos - startNanos);
+        }
+        d.clat.record(doneNanos - issueNanos);
+        d.lat.record(doneNanos - startNanos);
+        if (doneNanos > lastCompletionNanos) {
+            lastCompletionNanos = doneNanos;
+        }
+        if (doneNanos >= nextSampleNanos) {
+            sample(doneNanos);
+        }
+    }
+
+    /** A READ or WRITE done by a synchronous call from {@code startNanos} to {@code doneNanos}. */
+    void completeInline(int ddir, long res, int len, long offset, long startNanos, long doneNanos) {
+        stats.markSubmit(1, 1);
+        stats.markComplete(1);
+        complete(ddir, res, len, offset, startNanos, startNanos, doneNanos, false);
+    }
+
+    /** An fsync (from {@code --fsync=N}) prepared at {@code startNanos} completed with {@code res}. */
+    void completeSync(long res, long startNanos, long doneNanos) {
+        if (res < 0) {
+            fail(Ddir.SYNC, (int) -res, 0, 0);
+            return;
+        }
+        if (doneNanos < measureStartNanos) {
+            return;
+        }
+        stats.syncIos++;
+        stats.syncLat.record(doneNanos - startNanos);
+    }
+
+    /** The engine could not go on (open failed, the ring refused work): the job's error. */
+    void failEngine(int errno, String what) {
+        if (stats.error == 0) {
+            stats.error = errno;
+            stats.errorText = what;
+        }
+        stopped = true;
+    }
+
+    /** When the job began issuing (System.nanoTime), or 0 if it has not yet. Any thread. */
+    long begunNanos() {
+        return begunNanos;
+    }
+
+    /** Reads then writes: ios and bytes so far, for the status line. Any thread. */
+    long progress(int index) {
+        return progress.getOpaque(index);
+    }
+
+    private void fail(int ddir, int errno, long offset, int len) {
+        if (stats.error == 0) {
+            stats.error = errno;
+            // fio: "fio: io_u error on file /tmp/x: Invalid argument: read offset=4096, buflen=4096"
+            stats.errorText = "io_u error on file " + file + ": " + ErrnoText.of(errno) + ": " + Ddir.name(ddir)
+                    + (ddir == Ddir.SYNC ? "" : " offset=" + offset + ", buflen=" + len);
+        }
+        stopped = true;
+    }
+
+    private void sample(long now) {
+        long elapsed = now - lastSampleNanos;
+        sampleDir(Ddir.READ, stats.read, elapsed, spec.rw().hasReads());
+        sampleDir(Ddir.WRITE, stats.write, elapsed, spec.rw().hasWrites());
+        lastSampleNanos = now;
+        nextSampleNanos = now + SAMPLE_NANOS;
+    }
+
+    private void sampleDir(int ddir, DirStats d, long elapsed, boolean active) {
+        if (!active) {
+            return;
+        }
+        long bytes = d.bytes - sampledBytes[ddir];
+        long ios = d.ios - sampledIos[ddir];
+        d.bw.add((long) (bytes * 1e9 / elapsed / 1024.0));
+        d.iops.add((long) (ios * 1e9 / elapsed));
+        sampledBytes[ddir] = d.bytes;
+        sampledIos[ddir] = d.ios;
+    }
+}

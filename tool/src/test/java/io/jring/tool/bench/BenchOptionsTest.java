@@ -1,0 +1,83 @@
+package io.jring.tool.bench;
+
+import io.jring.TaskWorkKind;
+import io.jring.tool.JringCommand;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** Parsing of the options of {@link NopBench} and {@link TwaddBench}. */
+class BenchOptionsTest {
+
+    @SuppressWarnings("unchecked")
+    private static <T> T parse(String... args) {
+        ParseResult pr = JringCommand.commandLine().parseArgs(args);
+        while (pr.hasSubcommand()) {
+            pr = pr.subcommand();
+        }
+        return (T) pr.commandSpec().userObject();
+    }
+
+    @Test
+    void nopDefaultsMatchTheIssue() {
+        NopBench b = parse("bench", "nop");
+        assertEquals(32, b.batch);
+        assertEquals(5, b.seconds);
+        assertEquals(2, b.warmup);
+        assertEquals(RingFlags.single, b.flags);
+        assertEquals(TaskWorkKind.MPSC, b.kind);
+        assertEquals(OutputFormat.normal, b.output.format());
+    }
+
+    @Test
+    void nopTakesEveryOption() {
+        NopBench b = parse("bench", "nop", "--batch=16", "--seconds=2", "--warmup=0", "--flags=defer",
+                "--kind=llist", "--reap=peek", "--output-format=json");
+        assertEquals(16, b.batch);
+        assertEquals(2, b.seconds);
+        assertEquals(0, b.warmup);
+        assertEquals(RingFlags.defer, b.flags);
+        assertEquals(TaskWorkKind.LLIST, b.kind);
+        assertEquals(NopLoop.Reap.peek, b.reap);
+        assertEquals(OutputFormat.json, b.output.format());
+    }
+
+    @Test
+    void nopRejectsUnknownFlagsValue() {
+        assertThrows(CommandLine.ParameterException.class, () -> parse("bench", "nop", "--flags=sqpoll"));
+    }
+
+    @Test
+    void twaddDefaults() {
+        TwaddBench b = parse("bench", "twadd");
+        assertArrayEquals(new int[] {2}, b.producers.values());
+        assertEquals(List.of(TaskWorkKind.values()), b.kinds.kinds());
+        assertEquals(3, b.seconds);
+        assertEquals(3, b.rounds);
+        assertEquals(1024, b.items);
+    }
+
+    @Test
+    void twaddProducersTakeListsAndRanges() {
+        TwaddBench b = parse("bench", "twadd", "--producers=1,2,4", "--kind=MPSC,locked", "--seconds=1");
+        assertArrayEquals(new int[] {1, 2, 4}, b.producers.values());
+        assertEquals(List.of(TaskWorkKind.LOCKED, TaskWorkKind.MPSC), b.kinds.kinds());
+        TwaddBench r = parse("bench", "twadd", "--producers=1..4", "--kind=all");
+        assertArrayEquals(new int[] {1, 2, 3, 4}, r.producers.values());
+        assertEquals(4, r.kinds.kinds().size());
+    }
+
+    @Test
+    void twaddRejectsBadCountsAndKinds() {
+        assertThrows(CommandLine.ParameterException.class, () -> parse("bench", "twadd", "--producers=0"));
+        assertThrows(CommandLine.ParameterException.class, () -> parse("bench", "twadd", "--producers=4..1"));
+        assertThrows(CommandLine.ParameterException.class, () -> parse("bench", "twadd", "--producers=x"));
+        assertThrows(CommandLine.ParameterException.class, () -> parse("bench", "twadd", "--kind=FIFO"));
+    }
+}

@@ -1,0 +1,210 @@
+package io.jring.tool.fio;
+
+import io.jring.tool.JringCommand;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link FioCommand} end to end on tiny jobs (4 MiB files, well under a second each): the
+ * JSON read back with fio's field names, the normal report's lines, every engine, writes with
+ * fsync, errors, and the temp files removed.
+ */
+class FioCommandTest {
+
+    @TempDir
+    Path dir;
+
+    record Result(int exit, String out, String err) {}
+
+    private Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = JringCommand.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        Stream<String> size = Stream.of(args).anyMatch(a -> a.startsWith("--size=")) ? Stream.of() : Stream.of("--size=4M");
+        String[] all = Stream.of(Stream.of("fio", "--directory=" + dir), size, Stream.of(args)).flatMap(s -> s).toArray(String[]::new);
+        int exit = cl.execute(all);
+        return new Result(exit, out.toString(), err.toString());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object root, String path) {
+        return (Map<String, Object>) JsonReader.at(root, path);
+    }
+
+    @Test
+    void jsonHasFiosLayoutAndFieldNames() throws IOException {
+        Result r = run("--ioengine=psync", "--runtime=1", "--output-format=json");
+        assertEquals(0, r.exit(), r.err());
+        Object json = JsonReader.parse(r.out());
+        assertTrue(((String) JsonReader.at(json, "fio version")).startsWith("jring-fio"));
+        assertEquals("jring", JsonReader.at(json, "jobs.0.jobname"));
+        assertEquals(0.0, JsonReader.number(json, "jobs.0.error"));
+        assertTrue(JsonReader.number(json, "jobs.0.read.iops") > 0, r.out());
+        assertTrue(JsonReader.number(json, "jobs.0.read.total_ios") > 0);
+        assertTrue(JsonReader.number(json, "jobs.0.read.io_bytes") > 0);
+        assertEquals(JsonReader.number(json, "jobs.0.read.total_ios"), JsonReader.number(json, "jobs.0.read.clat_ns.N"));
+        Map<String, Object> percentile = map(json, "jobs.0.read.clat_ns");
+        percentile = (Map<String, Object>) (Object) percentile.get("percentile");
+        assertEquals(List.of("1.000000", "5.000000", "10.000000", "20.000000", "30.000000", "40.000000", "50.000000",
+                "60.000000", "70.000000", "80.000000", "90.000000", "95.000000", "99.000000", "99.500000", "99.900000",
+                "99.950000", "99.990000"), List.copyOf(percentile.keySet()));
+        assertTrue((Double) percentile.get("99.000000") >= (Double) percentile.get("50.000000"));
+        assertEquals(0.0, JsonReader.number(json, "jobs.0.read.slat_ns.N"), "a sync engine has no slat, as in fio");
+        assertEquals(0.0, JsonReader.number(json, "jobs.0.write.total_ios"));
+        assertEquals("psync", JsonReader.at(json, "jobs.0.job options.ioengine"));
+        assertNoTempFilesLeft();
+    }
+
+    @Test
+    void jsonCarriesEveryFieldFioHasForAJob() throws IOException {
+        Result r = run("--ioengine=filechannel", "--runtime=300ms", "--output-format=json");
+        assertEquals(0, r.exit(), r.err());
+        Object ours = JsonReader.at(JsonReader.parse(r.out()), "jobs.0");
+        String fioOutput;
+        try (var in = getClass().getResourceAsStream("fio-3.33-randread-psync.json")) {
+            fioOutput = new String(in.readAllBytes());
+        }
+        Object theirs = JsonReader.at(JsonReader.parse(fioOutput), "jobs.0");
+        for (String key : List.of("read", "write", "trim")) {
+            assertEquals(keysOf(theirs, key), keysOf(ours, key), key + " fields and their order");
+            for (String lat : List.of("slat_ns", "clat_ns", "lat_ns")) {
+                assertEquals(keysOf(theirs, key + "." + lat), keysOf(ours, key + "." + lat), key + "." + lat);
+            }
+        }
+        assertEquals(keysOf(theirs, "read.clat_ns.percentile"), keysOf(ours, "read.clat_ns.percentile"));
+        for (String key : List.of("sync", "iodepth_level", "iodepth_submit", "iodepth_complete", "latency_ns", "latency_us", "latency_ms")) {
+            assertEquals(keysOf(theirs, key), keysOf(ours, key), key);
+        }
+        for (String key : List.of("jobname", "groupid", "error", "job_runtime", "usr_cpu", "sys_cpu", "ctx", "majf", "minf",
+                "latency_depth", "latency_target", "latency_percentile", "latency_window")) {
+            assertTrue(((Map<?, ?>) ours).containsKey(key), key);
+        }
+    }
+
+    private static List<String> keysOf(Object root, String path) {
+        Object v = JsonReader.at(root, path);
+        assertTrue(v instanceof Map, path + " is an object");
+        return ((Map<?, ?>) v).keySet().stream().map(Object::toString).toList();
+    }
+
+    @Test
+    void normalReportHasTheIopsLinePercentilesAndGroupStatus() throws IOException {
+        Result r = run("--ioengine=psync", "--runtime=300ms", "--name=small");
+        assertEquals(0, r.exit(), r.err());
+        String out = r.out();
+        assertTrue(out.startsWith("small: (g=0): rw=randread, bs=(R) 4096B-4096B"), out);
+        assertTrue(out.contains("small: Laying out IO file (1 file / 4096KiB)"), out);
+        assertTrue(out.matches("(?s).*small: \\(groupid=0, jobs=1\\): err= 0: pid=\\d+: .*"), out);
+        assertTrue(out.matches("(?s).*\n  read: IOPS=[0-9.]+k?, BW=[0-9.]+[KMG]iB/s \\([0-9.]+[kMG]B/s\\)\\([0-9.]+[KMG]iB/\\d+msec\\)\n.*"), out);
+        assertTrue(out.matches("(?s).*\n    clat \\((nsec|usec|msec)\\): min=\\S+, max=\\S+, avg=[0-9.]+, stdev=[0-9.]+\n.*"), out);
+        assertTrue(out.contains("    clat percentiles ("), out);
+        assertTrue(out.matches("(?s).*\\|  1\\.00th=\\[ *\\d+\\],  5\\.00th=\\[.*"), out);
+        assertTrue(out.contains("99.99th=["), out);
+        assertTrue(out.contains("  IO depths    : 1=100.0%"), out);
+        assertTrue(out.contains("\nRun status group 0 (all jobs):\n   READ: bw="), out);
+        assertNoTempFilesLeft();
+    }
+
+    @Test
+    void jringEngineRunsRandomReadsAtDepth() {
+        Result r = run("--ioengine=jring", "--iodepth=8", "--runtime=300ms", "--output-format=json");
+        assertEquals(0, r.exit(), r.err() + r.out());
+        Object json = JsonReader.parse(r.out());
+        assertEquals(0.0, JsonReader.number(json, "jobs.0.error"), r.err());
+        assertTrue(JsonReader.number(json, "jobs.0.read.iops") > 0);
+        assertTrue(JsonReader.number(json, "jobs.0.read.slat_ns.N") > 0, "the ring's submission is timed");
+        assertEquals(0.0, JsonReader.number(json, "jobs.0.read.short_ios"));
+    }
+
+    @Test
+    void jringEngineWithFixedBuffersAndFilesAndBatches() {
+        Result r = run("--ioengine=jring", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete=4",
+                "--fixedbufs", "--registerfiles", "--runtime=300ms", "--output-format=json");
+        assertEquals(0, r.exit(), r.err() + r.out());
+        Object json = JsonReader.parse(r.out());
+        assertTrue(JsonReader.number(json, "jobs.0.read.iops") > 0);
+    }
+
+    @Test
+    void afcEngineKeepsItsDepthInFlight() {
+        Result r = run("--ioengine=afc", "--iodepth=4", "--runtime=300ms", "--output-format=json");
+        assertEquals(0, r.exit(), r.err());
+        Object json = JsonReader.parse(r.out());
+        assertTrue(JsonReader.number(json, "jobs.0.read.iops") > 0);
+        assertTrue(JsonReader.number(json, "jobs.0.iodepth_level.4") > 0, r.out());
+    }
+
+    @Test
+    void mixedWritesWithFsyncOnTwoJobs() {
+        Result r = run("--ioengine=psync", "--rw=randrw", "--rwmixread=50", "--fsync=8", "--numjobs=2",
+                "--runtime=300ms", "--output-format=json");
+        assertEquals(0, r.exit(), r.err());
+        Object json = JsonReader.parse(r.out());
+        for (int job = 0; job < 2; job++) {
+            assertTrue(JsonReader.number(json, "jobs." + job + ".read.iops") > 0);
+            assertTrue(JsonReader.number(json, "jobs." + job + ".write.iops") > 0);
+            assertTrue(JsonReader.number(json, "jobs." + job + ".sync.total_ios") > 0);
+        }
+    }
+
+    @Test
+    void sizeBoundRunDoesExactlyTheFile() throws IOException {
+        Path file = dir.resolve("given");
+        Result r = run("--filename=" + file, "--ioengine=psync", "--rw=read", "--time_based=0", "--runtime=0", "--output-format=json");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals((double) (4 << 20), JsonReader.number(JsonReader.parse(r.out()), "jobs.0.read.io_bytes"));
+        assertTrue(Files.exists(file), "a --filename is kept");
+    }
+
+    @Test
+    void aFailedReadIsTheJobsErrorLikeFio() throws IOException {
+        // A directory opens fine for reading, and every read of it fails with EISDIR.
+        Path notAFile = Files.createDirectory(dir.resolve("not-a-file"));
+        long size = Files.size(notAFile);
+        Assumptions.assumeTrue(size >= 512, "this file system gives directories a size of at least one block");
+        for (String engine : List.of("jring", "psync")) {
+            Result r = run("--filename=" + notAFile, "--size=" + size / 512 * 512, "--bs=512", "--invalidate=1",
+                    "--ioengine=" + engine, "--runtime=200ms", "--output-format=json");
+            assertEquals(1, r.exit(), engine + ": " + r.err());
+            assertTrue(r.err().contains("jring-fio: io_u error on file " + notAFile + ": Is a directory: read offset="), r.err());
+            assertEquals(21.0, JsonReader.number(JsonReader.parse(r.out()), "jobs.0.error"), engine);
+        }
+    }
+
+    @Test
+    void aFileThatCannotBeLaidOutIsReported() throws IOException {
+        Path notAFile = Files.createDirectory(dir.resolve("dir"));
+        Result r = run("--filename=" + notAFile, "--ioengine=psync", "--runtime=200ms");
+        assertEquals(1, r.exit());
+        assertTrue(r.err().contains("jring-fio: cannot lay out " + notAFile), r.err());
+    }
+
+    @Test
+    void badOptionsExitWithUsage() {
+        Result r = run("--ioengine=libaio");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("--ioengine=libaio is not a jring engine"), r.err());
+    }
+
+    private void assertNoTempFilesLeft() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(), files.toList(), "temp files are removed");
+        }
+    }
+}
