@@ -1,6 +1,7 @@
 package io.jring;
 
 import io.jring.sys.FileCalls;
+import io.jring.sys.DirectFds;
 import io.jring.sys.FsCalls;
 import io.jring.sys.SockAddrs;
 import io.jring.sys.SocketCalls;
@@ -39,14 +40,24 @@ public final class Fds {
         // Absolute, so a relative Path resolves against user.dir as everywhere else in Java.
         String name = path.toAbsolutePath().toString();
         int fd = FsCalls.openat(SysCallContext.current(), AT_FDCWD, name, openFlags, mode);
-        return check(fd, () -> "cannot open " + name + " (flags 0" + Integer.toOctalString(openFlags) + ")");
+        check(fd, () -> "cannot open " + name + " (flags 0" + Integer.toOctalString(openFlags) + ")");
+        DirectFds.opened(fd, openFlags);
+        return fd;
+    }
+
+    /** New descriptors that are not O_DIRECT files (their numbers may have been one before). */
+    private static int[] notDirect(int[] fds) {
+        for (int fd : fds) {
+            DirectFds.opened(fd, 0);
+        }
+        return fds;
     }
 
     /** A pipe: {@code [readEnd, writeEnd]}. */
     public static int[] pipe() {
         SysCallContext ctx = SysCallContext.current();
         check(FsCalls.pipe2(ctx, ctx.scratch(), FsCalls.O_CLOEXEC), () -> "cannot create a pipe");
-        return new int[] {ctx.scratchInt(0), ctx.scratchInt(1)};
+        return notDirect(new int[] {ctx.scratchInt(0), ctx.scratchInt(1)});
     }
 
     /** Two connected AF_UNIX stream sockets. */
@@ -54,11 +65,12 @@ public final class Fds {
         SysCallContext ctx = SysCallContext.current();
         check(SocketCalls.socketPair(ctx, SockAddrs.AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctx.scratch()),
                 () -> "cannot create a socket pair");
-        return new int[] {ctx.scratchInt(0), ctx.scratchInt(1)};
+        return notDirect(new int[] {ctx.scratchInt(0), ctx.scratchInt(1)});
     }
 
     /** Closes {@code fd}. EINTR is not an error: Linux has released the descriptor anyway. */
     public static void close(int fd) {
+        DirectFds.closed(fd);
         int r = FsCalls.close(SysCallContext.current(), fd);
         if (r != -Errno.EINTR) {
             check(r, () -> "cannot close fd " + fd);
@@ -118,6 +130,7 @@ public final class Fds {
                     () -> "cannot set SO_REUSEADDR");
             check(SocketCalls.bind(ctx, fd, address), () -> "cannot bind to " + address);
             check(SocketCalls.listen(ctx, fd, backlog), () -> "cannot listen on " + address);
+            DirectFds.opened(fd, 0);
             return fd;
         } catch (IoUringException e) {
             FsCalls.close(ctx, fd);
@@ -145,6 +158,7 @@ public final class Fds {
                 () -> "cannot create a TCP socket for " + address);
         try {
             check(SocketCalls.connect(ctx, fd, address), () -> "cannot connect to " + address);
+            DirectFds.opened(fd, 0);
             return fd;
         } catch (IoUringException e) {
             FsCalls.close(ctx, fd);

@@ -2,6 +2,7 @@ package io.jring.core;
 
 import io.jring.Errno;
 import io.jring.IoUringException;
+import io.jring.sys.DirectFds;
 import io.jring.sys.FsCalls;
 import io.jring.sys.SysCallContext;
 
@@ -57,6 +58,9 @@ final class FileTable {
             return -Errno.EBADF;
         }
         int d = FsCalls.fcntl(SysCallContext.current(), fd, F_DUPFD_CLOEXEC, 0);
+        if (d >= 0) {
+            DirectFds.duplicated(fd, d);
+        }
         return d >= 0 ? d : Math.min(d, -2);
     }
 
@@ -65,6 +69,7 @@ final class FileTable {
     private static void closeAll(int[] t) {
         for (int fd : t) {
             if (fd >= 0) {
+                DirectFds.closed(fd);
                 FsCalls.close(SysCallContext.current(), fd);
             }
         }
@@ -90,6 +95,7 @@ final class FileTable {
         for (int i = 0; i < files.length; i++) {
             int old = fds[offset + i];
             if (old >= 0) {
+                DirectFds.closed(old);
                 FsCalls.close(SysCallContext.current(), old);
             }
             fds[offset + i] = dups[i];
@@ -132,6 +138,7 @@ final class FileTable {
             return -Errno.EBADF;
         }
         if (t[index] >= 0) {
+            DirectFds.closed(t[index]);
             FsCalls.close(SysCallContext.current(), t[index]);
         }
         t[index] = d;

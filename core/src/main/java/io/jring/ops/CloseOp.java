@@ -4,6 +4,7 @@ import io.jring.Errno;
 import io.jring.Sqe;
 import io.jring.SqeFlags;
 import io.jring.core.Request;
+import io.jring.sys.DirectFds;
 import io.jring.sys.FsCalls;
 import io.jring.sys.SysCallContext;
 
@@ -28,6 +29,7 @@ final class CloseOp extends OpDef {
         if (nonBlocking) {
             return -Errno.EAGAIN;
         }
+        DirectFds.closed(req.fd);
         return FsCalls.close(SysCallContext.current(), req.fd);
     }
 }

@@ -4,6 +4,7 @@ import io.jring.Errno;
 import io.jring.Sqe;
 import io.jring.SqeFlags;
 import io.jring.core.Request;
+import io.jring.sys.DirectFds;
 import io.jring.sys.FsCalls;
 import io.jring.sys.SysCallContext;
 
@@ -36,6 +37,10 @@ final class OpenatOp extends OpDef {
         if (nonBlocking) {
             return -Errno.EAGAIN;
         }
-        return FsCalls.openat(SysCallContext.current(), req.fd, (String) req.arg, req.opFlags | O_LARGEFILE, req.len);
+        int fd = FsCalls.openat(SysCallContext.current(), req.fd, (String) req.arg, req.opFlags | O_LARGEFILE, req.len);
+        if (fd >= 0) {
+            DirectFds.opened(fd, req.opFlags);
+        }
+        return fd;
     }
 }

@@ -3,6 +3,7 @@ package io.jring.ops;
 import io.jring.Errno;
 import io.jring.Sqe;
 import io.jring.core.Request;
+import io.jring.sys.DirectFds;
 import io.jring.sys.FileCalls;
 import io.jring.sys.SysCallContext;
 
@@ -70,6 +71,9 @@ abstract class RwOp extends OpDef {
 
     @Override
     public final int issue(Request req, boolean nonBlocking) {
+        if (nonBlocking && DirectFds.isDirect(req.fd)) {
+            return -Errno.EAGAIN;   // O_DIRECT would wait for the device even with RWF_NOWAIT
+        }
         SysCallContext sc = nonBlocking ? req.ring.resources().inlineSys() : SysCallContext.current();
         long total = length(req);
         long skip = req.done;

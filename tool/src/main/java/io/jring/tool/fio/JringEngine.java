@@ -76,6 +76,11 @@ final class JringEngine implements IoEngine {
         try {
             fd = Fds.open(job.file, EngineFiles.openFlags(spec), 0);
             ring = IoUring.builder().entries(depth).flags(Setup.SINGLE_ISSUER).build();
+            if (spec.direct() && depth > 1) {
+                // Direct I/O blocks an io-wq worker per request: allow iodepth of them
+                // (Linux's default bounded limit is min(entries, 4 * CPUs)).
+                ring.registerIoWqMaxWorkers(depth, 0);
+            }
             arena = Arena.ofConfined();
             bufs = new MemorySegment[depth];
             for (int i = 0; i < depth; i++) {
