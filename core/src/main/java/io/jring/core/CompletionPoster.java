@@ -6,6 +6,7 @@ import io.jring.SqeFlags;
 import io.jring.trace.CompleteEvent;
 import io.jring.trace.CqeOverflowEvent;
 import io.jring.trace.ReqFailedEvent;
+import io.jring.trace.Tracing;
 
 import java.util.concurrent.locks.LockSupport;
 
@@ -57,22 +58,30 @@ final class CompletionPoster {
     /** Fills a CQE (published at the next flush); overflows in order when the CQ is full. */
     void post(long userData, int res, int cflags) {
         if (!cq.post(userData, res, cflags)) {
-            CqeOverflowEvent ov = new CqeOverflowEvent();
-            if (ov.shouldCommit()) {
-                ov.ring = ring.id;
-                ov.userData = userData;
-                ov.res = res;
-                ov.overflowLength = cq.overflow.size();
-                ov.commit();
-            }
+            traceOverflow(userData, res);
         }
+        if (Tracing.complete) {
+            traceComplete(userData, res, cflags);
+        }
+    }
+
+    private void traceComplete(long userData, int res, int cflags) {
         CompleteEvent ev = new CompleteEvent();
-        if (ev.shouldCommit()) {
-            ev.ring = ring.id;
-            ev.userData = userData;
-            ev.res = res;
-            ev.cflags = cflags;
-            ev.commit();
+        ev.ring = ring.id;
+        ev.userData = userData;
+        ev.res = res;
+        ev.cflags = cflags;
+        ev.commit();
+    }
+
+    private void traceOverflow(long userData, int res) {
+        CqeOverflowEvent ov = new CqeOverflowEvent();
+        if (ov.shouldCommit()) {
+            ov.ring = ring.id;
+            ov.userData = userData;
+            ov.res = res;
+            ov.overflowLength = cq.overflow.size();
+            ov.commit();
         }
     }
 

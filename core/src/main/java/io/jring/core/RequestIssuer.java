@@ -7,6 +7,7 @@ import io.jring.SqeFlags;
 import io.jring.ops.OpDef;
 import io.jring.ops.OpTable;
 import io.jring.trace.SubmitSqeEvent;
+import io.jring.trace.Tracing;
 import io.jring.tw.TaskContext;
 
 /**
@@ -23,47 +24,62 @@ final class RequestIssuer {
         this.ring = ring;
     }
 
-    /** One SQE -> one request, validated and issued. False if it failed before issue. */
+    /**
+     * One SQE -> one request, validated and issued. False if it failed before issue. Kept
+     * small (error reporting lives in {@link #reject}) so the JIT inlines it into the
+     * submit loop.
+     */
     boolean submitOne(Sqe sqe, TaskContext tc) {
         Request req = ring.pool.alloc();
         req.init(tc, sqe);
         OpDef def = OpTable.get(req.opcode);
         req.def = def;
-        SubmitSqeEvent ev = new SubmitSqeEvent();
-        if (ev.shouldCommit()) {
-            ev.ring = ring.id;
-            ev.opcode = Opcode.name(req.opcode);
-            ev.userData = req.userData;
-            ev.flags = req.flags;
-            ev.commit();
+        if (Tracing.submitSqe) {
+            traceSubmit(req);
         }
+        int flags = req.flags;
         int err;
-        String reason = null;
-        if (def == null) {
+        if (def == null || (flags & ~SqeFlags.VALID) != 0
+                || ((flags & SqeFlags.BUFFER_SELECT) != 0 && !def.bufferSelect())) {
             err = -Errno.EINVAL;
-            reason = "unknown or unsupported opcode " + req.opcode;
-        } else if ((req.flags & ~SqeFlags.VALID) != 0) {
-            err = -Errno.EINVAL;
-            reason = "unknown SQE flag bits 0x" + Integer.toHexString(req.flags & ~SqeFlags.VALID);
-        } else if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && !def.bufferSelect()) {
-            err = -Errno.EINVAL;
-            reason = "BUFFER_SELECT is not valid for " + Opcode.name(req.opcode);
         } else {
             err = def.prep(req, sqe);
-            if (err != 0) {
-                reason = "invalid SQE for " + Opcode.name(req.opcode);
-            }
         }
         if (err != 0) {
-            ring.poster.fail(req, err, reason);
+            reject(req, err);
             return false;
         }
-        if ((req.flags & SqeFlags.ASYNC) != 0 || def.forceAsync()) {
+        if ((flags & SqeFlags.ASYNC) != 0 || def.forceAsync()) {
             punt(req);
         } else {
             issueInline(req);
         }
         return true;
+    }
+
+    private void traceSubmit(Request req) {
+        SubmitSqeEvent ev = new SubmitSqeEvent();
+        ev.ring = ring.id;
+        ev.opcode = Opcode.name(req.opcode);
+        ev.userData = req.userData;
+        ev.flags = req.flags;
+        ev.commit();
+    }
+
+    /** Fails a request before issue, saying why in the ReqFailed event. */
+    private void reject(Request req, int err) {
+        OpDef def = req.def;
+        String reason;
+        if (def == null) {
+            reason = "unknown or unsupported opcode " + req.opcode;
+        } else if ((req.flags & ~SqeFlags.VALID) != 0) {
+            reason = "unknown SQE flag bits 0x" + Integer.toHexString(req.flags & ~SqeFlags.VALID);
+        } else if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && !def.bufferSelect()) {
+            reason = "BUFFER_SELECT is not valid for " + Opcode.name(req.opcode);
+        } else {
+            reason = "invalid SQE for " + Opcode.name(req.opcode);
+        }
+        ring.poster.fail(req, err, reason);
     }
 
     private void issueInline(Request req) {

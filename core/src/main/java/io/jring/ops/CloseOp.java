@@ -17,6 +17,7 @@ final class CloseOp extends OpDef {
 
     @Override
     public int prep(Request req, Sqe sqe) {
+        req.copyArgs(sqe);
         if (req.off != 0 || req.addr != null || req.len != 0 || req.opFlags != 0) {
             return -Errno.EINVAL;
         }

@@ -16,6 +16,7 @@ final class FsyncOp extends OpDef {
 
     @Override
     public int prep(Request req, Sqe sqe) {
+        req.copyArgs(sqe);
         if ((req.opFlags & ~Fsync.DATASYNC) != 0 || req.addr != null) {
             return -Errno.EINVAL;
         }

@@ -20,6 +20,7 @@ final class OpenatOp extends OpDef {
 
     @Override
     public int prep(Request req, Sqe sqe) {
+        req.copyArgs(sqe);
         if ((req.flags & SqeFlags.FIXED_FILE) != 0) {
             return -Errno.EBADF;   // as Linux: the dirfd cannot be a fixed file
         }

@@ -31,6 +31,7 @@ abstract class RwOp extends OpDef {
 
     @Override
     public final int prep(Request req, Sqe sqe) {
+        req.copyArgs(sqe);
         if ((req.opFlags & ~RWF_VALID) != 0) {
             return -Errno.EOPNOTSUPP;
         }

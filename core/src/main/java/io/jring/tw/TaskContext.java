@@ -3,6 +3,7 @@ package io.jring.tw;
 import io.jring.TaskWorkKind;
 import io.jring.trace.TaskAddEvent;
 import io.jring.trace.TaskWorkRunEvent;
+import io.jring.trace.Tracing;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -53,6 +54,14 @@ public final class TaskContext {
      */
     private volatile int state;
 
+    /**
+     * Bit per {@link TaskWorkKind} whose list has ever been used, so the owner's checks and
+     * runs touch only those lists (a locked list's isEmpty takes its lock). Set by an adder
+     * with CAS before its first push to that list (so an owner that reads the mask after
+     * the push sees the bit); read volatile by the owner. Written once per kind.
+     */
+    private volatile int usedKinds;
+
     /** Owner-only nesting depth of {@link #enter}; plain. */
     private int depth;
 
@@ -74,12 +83,14 @@ public final class TaskContext {
 
     private static final VarHandle STATE;
     private static final VarHandle WAKEUPS;
+    private static final VarHandle USED_KINDS;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATE = l.findVarHandle(TaskContext.class, "state", int.class);
             WAKEUPS = l.findVarHandle(TaskContext.class, "wakeups", long.class);
+            USED_KINDS = l.findVarHandle(TaskContext.class, "usedKinds", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -116,17 +127,28 @@ public final class TaskContext {
      * run it (see the class comment).
      */
     public void addTaskWork(TaskWork work, TaskWorkKind kind) {
-        TaskAddEvent ev = new TaskAddEvent();
+        int bit = 1 << kind.ordinal();
+        if ((usedKinds & bit) == 0) {
+            markUsed(bit);
+        }
         boolean wasEmpty = lists[kind.ordinal()].add(work);
         boolean woke = false;
         if (wasEmpty) {
             woke = wakeForNewWork(work.target());
         }
-        if (ev.shouldCommit()) {
+        if (Tracing.taskAdd) {
+            TaskAddEvent ev = new TaskAddEvent();
             ev.completionWork = work.isCompletionWork();
             ev.wokeOwner = woke;
             ev.commit();
         }
+    }
+
+    private void markUsed(int bit) {
+        int cur;
+        do {
+            cur = usedKinds;
+        } while ((cur & bit) == 0 && !USED_KINDS.compareAndSet(this, cur, cur | bit));
     }
 
     /** After a push made a list non-empty. Returns true if the owner was unparked. */
@@ -318,13 +340,20 @@ public final class TaskContext {
 
     /** Any thread: true if any list has work (volatile-read quality). */
     public boolean hasPendingWork() {
-        for (TaskWorkList l : lists) {
-            if (!l.isEmpty()) {
+        int used = usedKinds;
+        if (used == MPSC_ONLY) {
+            return !lists[MPSC_INDEX].isEmpty();
+        }
+        for (int i = 0; used != 0; i++, used >>>= 1) {
+            if ((used & 1) != 0 && !lists[i].isEmpty()) {
                 return true;
             }
         }
         return false;
     }
+
+    private static final int MPSC_INDEX = TaskWorkKind.MPSC.ordinal();
+    private static final int MPSC_ONLY = 1 << MPSC_INDEX;
 
     /**
      * Token holder only: runs everything pending, FIFO per list, batched per ring: a ring's
@@ -332,21 +361,22 @@ public final class TaskContext {
      * consecutive items for it. Returns the number of items run.
      */
     public int runTaskWork(boolean cancel) {
-        TaskWorkRunEvent ev = new TaskWorkRunEvent();
         runCancel = cancel;
         runCount = 0;
         int loops = 0;
         try {
-            for (TaskWorkList l : lists) {
-                if (!l.isEmpty()) {
-                    loops += l.runAll(sink);
+            int used = usedKinds;
+            for (int i = 0; used != 0; i++, used >>>= 1) {
+                if ((used & 1) != 0 && !lists[i].isEmpty()) {
+                    loops += lists[i].runAll(sink);
                 }
             }
         } finally {
             endRun();
         }
         int count = runCount;
-        if (count > 0 && ev.shouldCommit()) {
+        if (count > 0 && Tracing.taskWorkRun) {
+            TaskWorkRunEvent ev = new TaskWorkRunEvent();
             ev.count = count;
             ev.loops = loops;
             ev.cancel = cancel;
@@ -357,7 +387,6 @@ public final class TaskContext {
 
     /** Runs a list that is not one of this context's (a ring's DEFER_TASKRUN local list). */
     public int runList(TaskWorkList list, boolean cancel) {
-        TaskWorkRunEvent ev = new TaskWorkRunEvent();
         runCancel = cancel;
         runCount = 0;
         int loops;
@@ -367,7 +396,8 @@ public final class TaskContext {
             endRun();
         }
         int count = runCount;
-        if (count > 0 && ev.shouldCommit()) {
+        if (count > 0 && Tracing.taskWorkRun) {
+            TaskWorkRunEvent ev = new TaskWorkRunEvent();
             ev.count = count;
             ev.loops = loops;
             ev.cancel = cancel;

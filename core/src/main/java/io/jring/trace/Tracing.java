@@ -1,0 +1,61 @@
+package io.jring.trace;
+
+import jdk.jfr.Event;
+import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
+import jdk.jfr.Recording;
+
+/**
+ * Whether the per-request (hot path) events are on, as plain static flags. Creating a
+ * disabled JFR event and asking {@code shouldCommit()} still costs a few nanoseconds, about a
+ * quarter of a NOP's whole trip through the ring; a kernel tracepoint is a patched-out jump
+ * when off. So the hot paths test these flags first and build an event only when one is on.
+ *
+ * <p>The flags are recomputed whenever a recording starts, stops or changes state
+ * ({@link FlightRecorderListener}). Written by the JFR thread that reports the change
+ * (volatile stores), read by hot paths with a volatile read (a plain load on x86 and one
+ * {@code ldar} on aarch64) so a newly started recording is seen at once.
+ */
+public final class Tracing {
+    public static volatile boolean submitSqe;
+    public static volatile boolean complete;
+    public static volatile boolean taskAdd;
+    public static volatile boolean taskWorkRun;
+
+    static {
+        try {
+            FlightRecorder.addListener(new FlightRecorderListener() {
+                @Override
+                public void recorderInitialized(FlightRecorder recorder) {
+                    update();
+                }
+
+                @Override
+                public void recordingStateChanged(Recording recording) {
+                    update();
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            // No JFR in this runtime (or not permitted): the flags stay false.
+        }
+        update();
+    }
+
+    private Tracing() {}
+
+    static void update() {
+        submitSqe = isOn(SubmitSqeEvent.class);
+        complete = isOn(CompleteEvent.class);
+        taskAdd = isOn(TaskAddEvent.class);
+        taskWorkRun = isOn(TaskWorkRunEvent.class);
+    }
+
+    private static boolean isOn(Class<? extends Event> type) {
+        try {
+            return FlightRecorder.isInitialized() && EventType.getEventType(type).isEnabled();
+        } catch (RuntimeException | Error e) {
+            return false;
+        }
+    }
+}
