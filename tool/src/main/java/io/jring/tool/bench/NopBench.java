@@ -53,6 +53,11 @@ public final class NopBench implements Callable<Integer> {
             description = "How CQEs are reaped: forEachCqe, or peekCqe+cqeSeen (default ${DEFAULT-VALUE}).")
     NopLoop.Reap reap;
 
+    @Option(names = "--anchor", defaultValue = "auto", paramLabel = "auto|off",
+            description = "Also measure the kernel's own io_uring NOP rate (tool/anchors/nop.c, needs gcc and "
+                    + "liburing) right before jring's run, and give the ratio of the two (default ${DEFAULT-VALUE}).")
+    String anchor;
+
     @Mixin
     OutputOptions output = new OutputOptions();
 
@@ -92,14 +97,30 @@ public final class NopBench implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         validate();
         PrintWriter out = spec.commandLine().getOut();
+        KernelAnchor.Run kernel = "off".equals(anchor) ? null
+                : KernelAnchor.run("nop", Integer.toString(batch), Integer.toString(seconds), KernelAnchor.modeOf(flags));
         Result r;
         try (LiveStatus status = output.startStatus(out, TimeUnit.SECONDS.toNanos(warmup + seconds))) {
             r = measure(status);
         }
         if (output.isJson()) {
-            out.println(toJson(r));
+            JsonLine j = toJson(r);
+            if (kernel != null && kernel.opsPerSec().isPresent()) {
+                double k = kernel.opsPerSec().getAsDouble();
+                j.put("kernel_ops_per_sec", Math.round(k)).put("kernel_ratio", r.opsPerSec() / k);
+            }
+            out.println(j);
         } else {
             printHuman(out, r);
+            if (kernel != null) {
+                if (kernel.opsPerSec().isPresent()) {
+                    double k = kernel.opsPerSec().getAsDouble();
+                    out.printf("  kernel io_uring NOP on this machine, same run (tool/anchors/nop.c): %s ops/s -> jring = %sx kernel%n",
+                            Figures.si(k), Figures.fixed(r.opsPerSec() / k, 2));
+                } else {
+                    out.println("  kernel anchor not measured: " + kernel.problem());
+                }
+            }
         }
         out.flush();
         return r.errors() == 0 ? 0 : 1;
