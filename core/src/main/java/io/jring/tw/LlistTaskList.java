@@ -23,6 +23,9 @@ import java.lang.invoke.VarHandle;
  */
 public final class LlistTaskList implements TaskWorkList {
 
+    /** Preallocated, so that a run allocates nothing (a method reference per call would). */
+    private final java.util.function.Consumer<TaskWork> putBack = this::putBack;
+
     /**
      * The kernel's on-stack {@code fake} node. Shared by all lists: it is only ever the value
      * of {@code head} or the end of a chain, so its own {@code next} is never written.
@@ -96,7 +99,7 @@ public final class LlistTaskList implements TaskWorkList {
             oldest = w;
             w = next;
         }
-        LockedTaskList.runChain(oldest, sink, this::putBack);
+        LockedTaskList.runChain(oldest, sink, putBack);
     }
 
     /**

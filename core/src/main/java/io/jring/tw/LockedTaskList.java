@@ -1,6 +1,5 @@
 package io.jring.tw;
 
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -19,7 +18,11 @@ import java.util.function.Consumer;
 public final class LockedTaskList implements TaskWorkList {
 
     /** Guards every field below and the {@code next} links of the listed items. */
-    private final ReentrantLock lock = new ReentrantLock();
+    /**
+     * The list's lock (the kernel's {@code task_lock} spinlock). A monitor rather than a
+     * ReentrantLock: contention then allocates no queue nodes on the Java heap.
+     */
+    private final Object lock = new Object();
 
     /** Oldest item, or null. Under {@link #lock}: written by adders and the consumer. */
     private TaskWork first;
@@ -33,11 +36,13 @@ public final class LockedTaskList implements TaskWorkList {
      */
     private boolean running;
 
+    /** Preallocated, so that a run allocates nothing (a method reference per call would). */
+    private final Consumer<TaskWork> putBack = this::putBack;
+
     @Override
     public boolean add(TaskWork work) {
         work.next = null;
-        lock.lock();
-        try {
+        synchronized (lock) {
             if (last == null) {
                 first = work;
             } else {
@@ -47,8 +52,6 @@ public final class LockedTaskList implements TaskWorkList {
             boolean wasIdle = !running;
             running = true;
             return wasIdle;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -57,21 +60,18 @@ public final class LockedTaskList implements TaskWorkList {
         int loops = 0;
         for (;;) {
             TaskWork batch;
-            lock.lock();
-            try {
+            synchronized (lock) {
                 batch = first;
                 first = last = null;
                 if (batch == null) {
                     running = false;
                 }
-            } finally {
-                lock.unlock();
             }
             if (batch == null) {
                 return loops;
             }
             loops++;
-            runChain(batch, sink, this::putBack);
+            runChain(batch, sink, putBack);
         }
     }
 
@@ -101,25 +101,19 @@ public final class LockedTaskList implements TaskWorkList {
         while (restLast.next != null) {
             restLast = restLast.next;
         }
-        lock.lock();
-        try {
+        synchronized (lock) {
             restLast.next = first;
             first = rest;
             if (last == null) {
                 last = restLast;
             }
-        } finally {
-            lock.unlock();
         }
     }
 
     @Override
     public boolean isEmpty() {
-        lock.lock();
-        try {
+        synchronized (lock) {
             return first == null;
-        } finally {
-            lock.unlock();
         }
     }
 }

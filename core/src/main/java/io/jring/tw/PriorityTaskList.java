@@ -1,6 +1,5 @@
 package io.jring.tw;
 
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The PRIORITY strategy of seed 000 (000_fe983bc720f4678b.txt, "io_uring: add a limited tw
@@ -30,11 +29,18 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class PriorityTaskList implements TaskWorkList {
 
+    /** Preallocated, so that a run allocates nothing (a method reference per call would). */
+    private final java.util.function.Consumer<TaskWork> putBack = this::putBack;
+
     /** Kernel's MAX_EMERGENCY_TW_RATIO: priority work holds at most 1/3 of pending work. */
     static final int MAX_PRIORITY_RATIO = 3;
 
     /** Guards every field below and the {@code next} links of the listed items. */
-    private final ReentrantLock lock = new ReentrantLock();
+    /**
+     * The list's lock (the kernel's {@code task_lock} spinlock). A monitor rather than a
+     * ReentrantLock: contention then allocates no queue nodes on the Java heap.
+     */
+    private final Object lock = new Object();
 
     /** Priority (completion) list, FIFO. Under {@link #lock}: adders append, consumer detaches. */
     private TaskWork priorFirst;
@@ -57,8 +63,7 @@ public final class PriorityTaskList implements TaskWorkList {
     @Override
     public boolean add(TaskWork work) {
         work.next = null;
-        lock.lock();
-        try {
+        synchronized (lock) {
             if (work.isCompletionWork() && !capped && priorCount * MAX_PRIORITY_RATIO <= count) {
                 if (priorLast == null) {
                     priorFirst = work;
@@ -80,8 +85,6 @@ public final class PriorityTaskList implements TaskWorkList {
             boolean wasIdle = !running;
             running = true;
             return wasIdle;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -90,8 +93,7 @@ public final class PriorityTaskList implements TaskWorkList {
         int loops = 0;
         for (;;) {
             TaskWork batch;
-            lock.lock();
-            try {
+            synchronized (lock) {
                 // Merge as wq_list_merge does: the priority sublist, then the normal list.
                 if (priorFirst != null) {
                     priorLast.next = first;
@@ -105,14 +107,12 @@ public final class PriorityTaskList implements TaskWorkList {
                 if (batch == null) {
                     running = false;
                 }
-            } finally {
-                lock.unlock();
             }
             if (batch == null) {
                 return loops;
             }
             loops++;
-            LockedTaskList.runChain(batch, sink, this::putBack);
+            LockedTaskList.runChain(batch, sink, putBack);
         }
     }
 
@@ -124,26 +124,20 @@ public final class PriorityTaskList implements TaskWorkList {
             restLast = restLast.next;
             n++;
         }
-        lock.lock();
-        try {
+        synchronized (lock) {
             restLast.next = priorFirst;
             priorFirst = rest;
             if (priorLast == null) {
                 priorLast = restLast;
             }
             count += n;
-        } finally {
-            lock.unlock();
         }
     }
 
     @Override
     public boolean isEmpty() {
-        lock.lock();
-        try {
+        synchronized (lock) {
             return count == 0;
-        } finally {
-            lock.unlock();
         }
     }
 }
