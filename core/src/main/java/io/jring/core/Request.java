@@ -45,6 +45,8 @@ public final class Request extends TaskWork implements IoWork {
     public long done;
     /** io-wq hash key (buffered writes to one file run serially); 0 = none. */
     public long hashKey;
+    /** DirectIo slot while the device has the request; -1 otherwise. */
+    public int aioSlot = -1;
     /** Runs on io-wq's unbound account even if its op is bounded work (a read of a pipe or socket). */
     public boolean unbound;
 
@@ -74,6 +76,7 @@ public final class Request extends TaskWork implements IoWork {
         this.done = 0;
         this.hashKey = 0;
         this.unbound = false;
+        this.aioSlot = -1;
     }
 
     /** Copies the remaining SQE fields, for ops that keep them past submission. */

@@ -45,6 +45,12 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private static final ApiAccess API = ApiAccess.get();
     private static final TaskContext[] NO_CONTEXTS = new TaskContext[0];
 
+    /** A DirectIo completion: frees the AIO slot, then completes as usual. */
+    static final TaskWorkFunc DIRECT_COMPLETE = (req, cancel) -> {
+        req.ring.directIo.release(req);
+        RingContext.COMPLETE.run(req, cancel);
+    };
+
     static final TaskWorkFunc COMPLETE = (req, cancel) ->
             req.ring.poster.postAndFree(req, cancel || req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
 
@@ -68,6 +74,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** DEFER_TASKRUN rings only. */
     final LocalWorkList local;
     private final IoWq iowq;
+    /** Native AIO for O_DIRECT, started on first use; posting right only (close() after the drain). */
+    private DirectIo directIo;
+    private boolean directIoUnavailable;
     /** Registered files and buffers, inline syscall scratch: posting right only. */
     private final RingResources resources = new RingResources();
     final RequestIssuer issuer = new RequestIssuer(this);
@@ -325,6 +334,33 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** Completes a request from a worker, poller, timer or reaper through task work. */
     public void completeFromElsewhere(Request req, int res, int cflags) {
         issuer.completeFromElsewhere(req, res, cflags);
+    }
+
+    /**
+     * Posting right: submits an O_DIRECT read or write to the device through native AIO.
+     * 0 if submitted (completion comes as task work), -EAGAIN to use io-wq instead, or -errno.
+     */
+    public int submitDirect(Request req, boolean write, long address, long length, long offset) {
+        if (directIo == null) {
+            if (directIoUnavailable || closed != 0) {
+                return -Errno.EAGAIN;
+            }
+            directIo = DirectIo.start(this, Math.min(Math.max(2 * sqEntries, 64), 4096));
+            if (directIo == null) {
+                directIoUnavailable = true;
+                return -Errno.EAGAIN;
+            }
+        }
+        return directIo.submit(req, write, address, length, offset);
+    }
+
+    /** The DirectIo reaper: a device completion, handed to the request's task as completion work. */
+    void completeDirect(Request req, int res) {
+        req.res = res;
+        req.cflags = 0;
+        req.taskFunc = DIRECT_COMPLETE;
+        req.setCompletionWork(true);
+        issuer.queueTaskWork(req, true);
     }
 
     public RingResources resources() {
@@ -640,6 +676,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             waiter = null;
         }
         iowq.release();
+        if (directIo != null) {
+            directIo.close();
+        }
         resources.release();
         for (TaskContext c : submitters) {
             c.unregisterSharedRing(this);

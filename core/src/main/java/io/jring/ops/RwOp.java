@@ -73,7 +73,10 @@ abstract class RwOp extends OpDef {
     @Override
     public final int issue(Request req, boolean nonBlocking) {
         if (nonBlocking && DirectFds.isDirect(req.fd)) {
-            return -Errno.EAGAIN;   // O_DIRECT would wait for the device even with RWF_NOWAIT
+            // O_DIRECT would wait for the device even with RWF_NOWAIT: hand it to the device
+            // through native AIO, or to io-wq (vectors, file position, no AIO).
+            int r = issueDirect(req);
+            return r == 0 ? ISSUE_QUEUED : r;
         }
         SysCallContext sc = nonBlocking ? req.ring.resources().inlineSys() : SysCallContext.current();
         long total = length(req);
@@ -118,6 +121,11 @@ abstract class RwOp extends OpDef {
             }
         }
         return finish(req, r);
+    }
+
+    /** 0 if the device took it, -EAGAIN for io-wq, or -errno. */
+    int issueDirect(Request req) {
+        return -Errno.EAGAIN;
     }
 
     private static int finish(Request req, long r) {

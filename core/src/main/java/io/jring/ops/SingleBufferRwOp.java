@@ -25,6 +25,14 @@ final class SingleBufferRwOp extends RwOp {
     }
 
     @Override
+    int issueDirect(Request req) {
+        if (req.off < 0 || req.done != 0 || Files.checkLive(req.addr) != 0) {
+            return -io.jring.Errno.EAGAIN;
+        }
+        return req.ring.submitDirect(req, write, req.addr.address(), req.len, req.off);
+    }
+
+    @Override
     long length(Request req) {
         return req.len;
     }
