@@ -4,18 +4,10 @@ import io.jring.Cqe;
 import io.jring.CqeHandler;
 import io.jring.Errno;
 import io.jring.IoUringException;
-import io.jring.Opcode;
 import io.jring.Setup;
 import io.jring.Sqe;
-import io.jring.SqeFlags;
 import io.jring.TaskWorkKind;
 import io.jring.iowq.IoWq;
-import io.jring.ops.OpDef;
-import io.jring.ops.OpTable;
-import io.jring.trace.CompleteEvent;
-import io.jring.trace.CqeOverflowEvent;
-import io.jring.trace.ReqFailedEvent;
-import io.jring.trace.SubmitSqeEvent;
 import io.jring.tw.HelperWaker;
 import io.jring.tw.TaskContext;
 import io.jring.tw.TaskWorkTarget;
@@ -81,13 +73,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private final RingResources resources = new RingResources();
     final RequestIssuer issuer = new RequestIssuer(this);
     final CompletionPoster poster;
+    private final CompletionReader reader;
 
     /** SINGLE_ISSUER: the first thread that used the ring. Set once by CAS, read by anyone. */
     private volatile Thread owner;
     /** SINGLE_ISSUER: the owner's task context; written by the owner right after {@link #owner}, read by close(). */
     private volatile TaskContext ownerCtx;
     /** Shared rings: contexts that submitted here (copy-on-write, under this). Waiters help them. */
-    private volatile TaskContext[] submitters = NO_CONTEXTS;
+    volatile TaskContext[] submitters = NO_CONTEXTS;
     /** Shared rings: the context that submitted last (fast path of registration); plain, racy-benign. */
     private TaskContext lastSubmitter;
 
@@ -96,9 +89,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
      * re-checks the CQ; read volatile by posters right after their volatile tail store
      * (Dekker: one of them sees the other).
      */
-    private volatile Thread waiter;
+    volatile Thread waiter;
     /** 0 open, 1 closing, 2 closed. CAS by close(), volatile reads everywhere. */
-    private volatile int closed;
+    volatile int closed;
 
     private static final VarHandle OWNER;
     private static final VarHandle CLOSED;
@@ -134,6 +127,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         } else {
             this.iowq = new IoWq("r" + id, IoWq.defaultMaxBounded(sqEntries), IoWq.DEFAULT_MAX_UNBOUND);
         }
+        this.reader = new CompletionReader(this);
     }
 
     public int id() {
@@ -158,12 +152,12 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== entry and exit
 
-    private IoUringException closedException() {
+    IoUringException closedException() {
         return new IoUringException(Errno.EBADFD, "ring " + id + " is closed");
     }
 
     /** Cheap checks for calls that do not enter: closed, and the SINGLE_ISSUER owner. */
-    private void checkUsable() {
+    void checkUsable() {
         if (closed != 0) {
             throw closedException();
         }
@@ -181,7 +175,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     /** Takes the calling thread's run token for this ring; pair with {@code tc.exit()}. */
-    private TaskContext enter() {
+    TaskContext enter() {
         if (closed != 0) {
             throw closedException();
         }
@@ -220,13 +214,13 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         tc.registerSharedRing(this);
     }
 
-    private void lockRing() {
+    void lockRing() {
         if (lock != null) {
             lock.lock();
         }
     }
 
-    private void unlockRing() {
+    void unlockRing() {
         if (lock != null) {
             lock.unlock();
         }
@@ -254,7 +248,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return sqEntries - (sqTail - sqHead);
     }
 
-    private void checkOpen() {
+    void checkOpen() {
         if (closed != 0) {
             throw closedException();
         }
@@ -280,7 +274,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             }
             int n = submitSqes(tc);
             if (waitNr > 0) {
-                waitFor(tc, waitNr, 0L);
+                reader.waitFor(tc, waitNr, 0L);
             }
             return n;
         } finally {
@@ -393,218 +387,28 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     /** Any thread may look at the CQ (it is shared memory in Linux). */
     public int cqReady() {
-        checkOpen();
-        return cq.ready();
+        return reader.cqReady();
     }
 
     public Cqe peekCqe() {
-        checkUsable();
-        Cqe c = cq.peek();
-        if (c != null) {
-            return c;
-        }
-        TaskContext tc = enter();
-        try {
-            runPending(tc);
-            if (!singleIssuer) {
-                helpSubmitters(tc);
-            }
-        } finally {
-            tc.exit();
-        }
-        return cq.peek();
+        return reader.peekCqe();
     }
 
     public Cqe waitCqe() {
-        checkUsable();
-        Cqe c = cq.peek();
-        if (c != null) {
-            return c;
-        }
-        TaskContext tc = enter();
-        try {
-            waitFor(tc, 1, 0L);
-        } finally {
-            tc.exit();
-        }
-        return cq.peek();
+        return reader.waitCqe();
     }
 
     /** Waits up to {@code nanos}; null on timeout. */
     public Cqe waitCqe(long nanos) {
-        checkUsable();
-        Cqe c = cq.peek();
-        if (c != null) {
-            return c;
-        }
-        long deadline = System.nanoTime() + Math.max(nanos, 0L);
-        if (deadline == 0L) {
-            deadline = 1L;
-        }
-        TaskContext tc = enter();
-        try {
-            if (!waitFor(tc, 1, deadline)) {
-                return null;
-            }
-        } finally {
-            tc.exit();
-        }
-        return cq.peek();
+        return reader.waitCqe(nanos);
     }
 
     public void cqeSeen(Cqe cqe) {
-        checkUsable();
-        if (cq.ready() <= 0) {
-            throw new IoUringException(Errno.EINVAL, "cqeSeen without a ready CQE");
-        }
-        cq.advance(1);
+        reader.cqeSeen(cqe);
     }
 
     public int forEachCqe(CqeHandler handler) {
-        checkUsable();
-        int n = drainReady(handler);
-        if (n > 0 && !cq.hasOverflow()) {
-            return n;
-        }
-        return n + forEachCqeSlow(handler);
-    }
-
-    /** Consumes the CQEs already published: the common, small path (inlines well). */
-    private int drainReady(CqeHandler handler) {
-        int n = 0;
-        int t = cq.tailAcquire();
-        for (int h = cq.headIndex(); h != t; h++) {
-            Cqe c = cq.at(h);
-            long ud = c.userData();
-            int res = c.res();
-            int fl = c.flags();
-            cq.advance(1);
-            n++;
-            handler.handle(ud, res, fl);
-        }
-        return n;
-    }
-
-    /** Nothing was ready, or overflow waits: run task work, move overflow in, drain again. */
-    private int forEachCqeSlow(CqeHandler handler) {
-        int n = 0;
-        boolean ranWork = false;
-        for (;;) {
-            if (!ranWork || cq.hasOverflow()) {
-                TaskContext tc = enter();
-                try {
-                    if (!ranWork) {
-                        runPending(tc);
-                        if (!singleIssuer) {
-                            helpSubmitters(tc);
-                        }
-                    } else {
-                        flushOverflow();
-                    }
-                } finally {
-                    tc.exit();
-                }
-                ranWork = true;
-            }
-            int k = drainReady(handler);
-            n += k;
-            if (k == 0 || closed != 0) {
-                return n;
-            }
-        }
-    }
-
-    /** Token held: runs this thread's task work, this ring's local work, and moves overflow in. */
-    private void runPending(TaskContext tc) {
-        if (tc.hasPendingWork()) {
-            tc.runTaskWork(false);
-        }
-        if (local != null && !local.isEmpty()) {
-            tc.runList(local.list, false);
-        }
-        if (cq.hasOverflow()) {
-            flushOverflow();
-        }
-    }
-
-    private void flushOverflow() {
-        lockRing();
-        try {
-            poster.flushOverflow();
-        } finally {
-            unlockRing();
-        }
-    }
-
-    /** Shared rings: runs the work of submitters that are away (Linux would signal them). */
-    private void helpSubmitters(TaskContext self) {
-        for (TaskContext c : submitters) {
-            if (c != self && c.hasPendingWork()) {
-                c.tryHelp(false);
-            }
-        }
-    }
-
-    private boolean submittersHaveWork(TaskContext self) {
-        for (TaskContext c : submitters) {
-            if (c != self && c.hasPendingWork()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The wait loop (DESIGN.md section 4): run task work; enough CQEs -> done; else publish
-     * "sleeping" (and the countdown for DEFER_TASKRUN), re-check, park. Token held on entry
-     * and exit. Returns false on timeout ({@code deadline} 0 = none).
-     */
-    private boolean waitFor(TaskContext tc, int n, long deadline) {
-        for (;;) {
-            runPending(tc);
-            if (cq.ready() >= n) {
-                return true;
-            }
-            if (closed != 0) {
-                throw closedException();
-            }
-            if (!singleIssuer) {
-                helpSubmitters(tc);
-                if (cq.ready() >= n) {
-                    return true;
-                }
-            }
-            long now = 0L;
-            if (deadline != 0L && (now = System.nanoTime()) - deadline >= 0) {
-                return false;
-            }
-            if (Thread.interrupted()) {
-                Thread.currentThread().interrupt();
-                throw new IoUringException(Errno.EINTR, "interrupted while waiting for completions");
-            }
-            waiter = Thread.currentThread();
-            if (local != null) {
-                local.arm(n - cq.ready());
-            }
-            tc.prepareToSleep();
-            boolean sleep = !tc.hasPendingWork()
-                    && (local == null || local.isEmpty())
-                    && cq.ready() < n
-                    && closed == 0
-                    && (singleIssuer || !submittersHaveWork(tc));
-            if (sleep) {
-                if (deadline == 0L) {
-                    LockSupport.park(this);
-                } else {
-                    LockSupport.parkNanos(this, deadline - now);
-                }
-            }
-            tc.wakeUpFromSleep();
-            if (local != null) {
-                local.disarm();
-            }
-            waiter = null;
-        }
+        return reader.forEachCqe(handler);
     }
 
     // =============================================================== registration

@@ -1,0 +1,247 @@
+package io.jring.core;
+
+import io.jring.Cqe;
+import io.jring.CqeHandler;
+import io.jring.Errno;
+import io.jring.IoUringException;
+import io.jring.tw.TaskContext;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The reader side of a ring's CQ and the wait loop (DESIGN.md section 4): peek, wait,
+ * consume; run task work on entry; move overflow in as room appears; help away submitters of
+ * a shared ring; sleep with the published-sleeping / re-check / park protocol. Called by the
+ * application thread through {@link RingContext}; the token is taken with the ring's
+ * {@code enter()}.
+ */
+final class CompletionReader {
+    private final RingContext ring;
+    private final CompletionQueue cq;
+    private final LocalWorkList local;
+    private final boolean singleIssuer;
+
+    CompletionReader(RingContext ring) {
+        this.ring = ring;
+        this.cq = ring.cq;
+        this.local = ring.local;
+        this.singleIssuer = ring.singleIssuer;
+    }
+
+
+    /** Any thread may look at the CQ (it is shared memory in Linux). */
+    public int cqReady() {
+        ring.checkOpen();
+        return cq.ready();
+    }
+
+    public Cqe peekCqe() {
+        ring.checkUsable();
+        Cqe c = cq.peek();
+        if (c != null) {
+            return c;
+        }
+        TaskContext tc = ring.enter();
+        try {
+            runPending(tc);
+            if (!singleIssuer) {
+                helpSubmitters(tc);
+            }
+        } finally {
+            tc.exit();
+        }
+        return cq.peek();
+    }
+
+    public Cqe waitCqe() {
+        ring.checkUsable();
+        Cqe c = cq.peek();
+        if (c != null) {
+            return c;
+        }
+        TaskContext tc = ring.enter();
+        try {
+            waitFor(tc, 1, 0L);
+        } finally {
+            tc.exit();
+        }
+        return cq.peek();
+    }
+
+    /** Waits up to {@code nanos}; null on timeout. */
+    public Cqe waitCqe(long nanos) {
+        ring.checkUsable();
+        Cqe c = cq.peek();
+        if (c != null) {
+            return c;
+        }
+        long deadline = System.nanoTime() + Math.max(nanos, 0L);
+        if (deadline == 0L) {
+            deadline = 1L;
+        }
+        TaskContext tc = ring.enter();
+        try {
+            if (!waitFor(tc, 1, deadline)) {
+                return null;
+            }
+        } finally {
+            tc.exit();
+        }
+        return cq.peek();
+    }
+
+    public void cqeSeen(Cqe cqe) {
+        ring.checkUsable();
+        if (cq.ready() <= 0) {
+            throw new IoUringException(Errno.EINVAL, "cqeSeen without a ready CQE");
+        }
+        cq.advance(1);
+    }
+
+    public int forEachCqe(CqeHandler handler) {
+        ring.checkUsable();
+        int n = drainReady(handler);
+        if (n > 0 && !cq.hasOverflow()) {
+            return n;
+        }
+        return n + forEachCqeSlow(handler);
+    }
+
+    /** Consumes the CQEs already published: the common, small path (inlines well). */
+    private int drainReady(CqeHandler handler) {
+        int n = 0;
+        int t = cq.tailAcquire();
+        for (int h = cq.headIndex(); h != t; h++) {
+            Cqe c = cq.at(h);
+            long ud = c.userData();
+            int res = c.res();
+            int fl = c.flags();
+            cq.advance(1);
+            n++;
+            handler.handle(ud, res, fl);
+        }
+        return n;
+    }
+
+    /** Nothing was ready, or overflow waits: run task work, move overflow in, drain again. */
+    private int forEachCqeSlow(CqeHandler handler) {
+        int n = 0;
+        boolean ranWork = false;
+        for (;;) {
+            if (!ranWork || cq.hasOverflow()) {
+                TaskContext tc = ring.enter();
+                try {
+                    if (!ranWork) {
+                        runPending(tc);
+                        if (!singleIssuer) {
+                            helpSubmitters(tc);
+                        }
+                    } else {
+                        flushOverflow();
+                    }
+                } finally {
+                    tc.exit();
+                }
+                ranWork = true;
+            }
+            int k = drainReady(handler);
+            n += k;
+            if (k == 0 || ring.closed != 0) {
+                return n;
+            }
+        }
+    }
+
+    /** Token held: runs this thread's task work, this ring's local work, and moves overflow in. */
+    private void runPending(TaskContext tc) {
+        if (tc.hasPendingWork()) {
+            tc.runTaskWork(false);
+        }
+        if (local != null && !local.isEmpty()) {
+            tc.runList(local.list, false);
+        }
+        if (cq.hasOverflow()) {
+            flushOverflow();
+        }
+    }
+
+    private void flushOverflow() {
+        ring.lockRing();
+        try {
+            ring.poster.flushOverflow();
+        } finally {
+            ring.unlockRing();
+        }
+    }
+
+    /** Shared rings: runs the work of ring.submitters that are away (Linux would signal them). */
+    private void helpSubmitters(TaskContext self) {
+        for (TaskContext c : ring.submitters) {
+            if (c != self && c.hasPendingWork()) {
+                c.tryHelp(false);
+            }
+        }
+    }
+
+    private boolean submittersHaveWork(TaskContext self) {
+        for (TaskContext c : ring.submitters) {
+            if (c != self && c.hasPendingWork()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The wait loop (DESIGN.md section 4): run task work; enough CQEs -> done; else publish
+     * "sleeping" (and the countdown for DEFER_TASKRUN), re-check, park. Token held on entry
+     * and exit. Returns false on timeout ({@code deadline} 0 = none).
+     */
+    boolean waitFor(TaskContext tc, int n, long deadline) {
+        for (;;) {
+            runPending(tc);
+            if (cq.ready() >= n) {
+                return true;
+            }
+            if (ring.closed != 0) {
+                throw ring.closedException();
+            }
+            if (!singleIssuer) {
+                helpSubmitters(tc);
+                if (cq.ready() >= n) {
+                    return true;
+                }
+            }
+            long now = 0L;
+            if (deadline != 0L && (now = System.nanoTime()) - deadline >= 0) {
+                return false;
+            }
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                throw new IoUringException(Errno.EINTR, "interrupted while waiting for completions");
+            }
+            ring.waiter = Thread.currentThread();
+            if (local != null) {
+                local.arm(n - cq.ready());
+            }
+            tc.prepareToSleep();
+            boolean sleep = !tc.hasPendingWork()
+                    && (local == null || local.isEmpty())
+                    && cq.ready() < n
+                    && ring.closed == 0
+                    && (singleIssuer || !submittersHaveWork(tc));
+            if (sleep) {
+                if (deadline == 0L) {
+                    LockSupport.park(ring);
+                } else {
+                    LockSupport.parkNanos(ring, deadline - now);
+                }
+            }
+            tc.wakeUpFromSleep();
+            if (local != null) {
+                local.disarm();
+            }
+            ring.waiter = null;
+        }
+    }
+}
