@@ -5,6 +5,11 @@ import jdk.jfr.EventType;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
 import jdk.jfr.Recording;
+import jdk.jfr.Category;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Period;
+import jdk.jfr.StackTrace;
 
 /**
  * Whether the per-request (hot path) events are on, as plain static flags. Creating a
@@ -13,7 +18,9 @@ import jdk.jfr.Recording;
  * when off. So the hot paths test these flags first and build an event only when one is on.
  *
  * <p>The flags are recomputed whenever a recording starts, stops or changes state
- * ({@link FlightRecorderListener}). Written by the JFR thread that reports the change
+ * ({@link FlightRecorderListener}), and once a second while any recording runs (the periodic
+ * {@link Refresh} hook), so enabling an event in a running recording takes effect within a
+ * second. Written by the JFR thread that reports the change
  * (volatile stores), read by hot paths with a volatile read (a plain load on x86 and one
  * {@code ldar} on aarch64) so a newly started recording is seen at once.
  */
@@ -33,6 +40,7 @@ public final class Tracing {
 
                 @Override
                 public void recordingStateChanged(Recording recording) {
+                    registerRefresh();
                     update();
                 }
             });
@@ -43,6 +51,29 @@ public final class Tracing {
     }
 
     private Tracing() {}
+
+    /** The periodic hook's event: it carries nothing, its hook re-reads the settings. */
+    @Name("jring.TracingRefresh")
+    @Label("Tracing Refresh")
+    @Category({"jring"})
+    @Period("1 s")
+    @StackTrace(false)
+    static final class Refresh extends Event {
+    }
+
+    /** Guarded by the class: whether the periodic hook is registered (done on the first recording, not at startup: it costs ~150 ms). */
+    private static boolean refreshRegistered;
+
+    private static synchronized void registerRefresh() {
+        if (!refreshRegistered) {
+            refreshRegistered = true;
+            try {
+                FlightRecorder.addPeriodicEvent(Refresh.class, Tracing::update);
+            } catch (RuntimeException | Error e) {
+                // Without the hook, flags still follow recordings' start and stop.
+            }
+        }
+    }
 
     static void update() {
         submitSqe = isOn(SubmitSqeEvent.class);
