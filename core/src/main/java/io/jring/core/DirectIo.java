@@ -31,7 +31,6 @@ final class DirectIo {
     private static final int EVENTS = 64;
 
     private final RingContext ring;
-    private final int capacity;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment iocbs;
     private final MemorySegment iocbPointer;
@@ -47,7 +46,6 @@ final class DirectIo {
 
     private DirectIo(RingContext ring, int capacity, long aioContext) {
         this.ring = ring;
-        this.capacity = capacity;
         this.aioContext = aioContext;
         this.iocbs = arena.allocate(capacity * Structs.Iocb.SIZE, 64);
         this.iocbPointer = arena.allocate(8, 8);
@@ -157,9 +155,5 @@ final class DirectIo {
         }
         AioCalls.ioDestroy(ring.resources().inlineSys(), aioContext);
         arena.close();
-    }
-
-    int capacity() {
-        return capacity;
     }
 }

@@ -42,17 +42,16 @@ final class LocalWorkList {
 
     /** Any thread. {@code owner} is the ring owner's context (never null once requests exist). */
     void add(TaskWork work, boolean lazy, TaskContext owner) {
-        boolean wasEmpty = list.add(work);
+        list.add(work);
         if (lazy) {
             // Only the add that brings the countdown to zero wakes the waiter.
             if (countdown > 0 && (int) COUNTDOWN.getAndAdd(this, -1) == 1) {
                 owner.wakeOwner();
             }
-        } else if (wasEmpty || countdown > 0) {
-            if (countdown > 0) {
-                COUNTDOWN.setVolatile(this, 0);
-                owner.wakeOwner();
-            }
+        } else if (countdown > 0) {
+            // Non-lazy work (links, cancellation) must be seen at once: wake the waiter now.
+            COUNTDOWN.setVolatile(this, 0);
+            owner.wakeOwner();
         }
     }
 

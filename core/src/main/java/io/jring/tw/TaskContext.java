@@ -112,10 +112,6 @@ public final class TaskContext {
         return owner;
     }
 
-    public boolean isOwnerThread() {
-        return Thread.currentThread() == owner;
-    }
-
     public boolean isOwnerAlive() {
         return owner.isAlive();
     }
@@ -236,10 +232,6 @@ public final class TaskContext {
             }
         }
         sharedRings = java.util.Arrays.copyOf(next, n);
-    }
-
-    public boolean isInside() {
-        return depth > 0;
     }
 
     /** Any thread: the owner is inside the engine or asleep in a wait (it will run its work). */

@@ -51,11 +51,4 @@ public abstract class TaskWork {
     public final void setCompletionWork(boolean completionWork) {
         this.completionWork = completionWork;
     }
-
-    // Accessors for list implementations in other packages (jmh, stress) and tests.
-
-    /** Plain read of the link (owner side). */
-    public static TaskWork nextPlain(TaskWork w) {
-        return w.next;
-    }
 }
