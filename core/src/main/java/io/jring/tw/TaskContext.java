@@ -103,6 +103,14 @@ public final class TaskContext {
         }
     }
 
+    /**
+     * A context owned by the calling thread but not its registered one: for benchmarks and
+     * stress tests that need a fresh context per trial. The engine uses {@link #current()}.
+     */
+    public static TaskContext detached() {
+        return new TaskContext();
+    }
+
     /** The calling thread's context, created on first use. */
     public static TaskContext current() {
         return CURRENT.get();
