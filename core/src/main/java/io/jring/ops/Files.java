@@ -14,7 +14,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 final class Files {
     private Files() {}
 
-    static final int O_DIRECT = io.jring.OpenFlags.DIRECT;
 
     /**
      * Resolves the SQE's fd into {@code req.fd}: a fixed-file slot with FIXED_FILE.
@@ -32,22 +31,12 @@ final class Files {
     }
 
     /**
-     * io-wq hash key for buffered writes to a regular file (device and inode, as Linux hashes
-     * by inode), so they run serially; 0 for anything else.
+     * io-wq hash key of a regular file from its {@code struct stat} (device and inode, as
+     * Linux hashes buffered writes by inode), so writes to it run serially. Never 0.
      */
-    static long writeHashKey(int fd) {
-        SysCallContext sc = SysCallContext.current();
-        int type = FsCalls.fileType(sc, fd);
-        if (type != io.jring.sys.Structs.Stat.S_IFREG) {
-            return 0;
-        }
-        MemorySegment st = sc.stat();
-        long dev = st.get(JAVA_LONG, 0);
-        long ino = st.get(JAVA_LONG, 8);
-        int fl = FsCalls.getStatusFlags(sc, fd);
-        if (fl >= 0 && (fl & O_DIRECT) != 0) {
-            return 0;
-        }
+    static long inodeHashKey(MemorySegment stat) {
+        long dev = stat.get(JAVA_LONG, 0);
+        long ino = stat.get(JAVA_LONG, 8);
         long key = dev * 0x9E3779B97F4A7C15L ^ ino;
         return key == 0 ? 1 : key;
     }

@@ -5,6 +5,8 @@ import io.jring.Sqe;
 import io.jring.core.Request;
 import io.jring.sys.DirectFds;
 import io.jring.sys.FileCalls;
+import io.jring.sys.FsCalls;
+import io.jring.sys.Structs;
 import io.jring.sys.SysCallContext;
 
 import java.lang.foreign.MemorySegment;
@@ -63,10 +65,13 @@ abstract class RwOp extends OpDef {
     @Override
     public final void preparePunt(Request req) {
         // Only regular files are bounded work; a pipe or socket may wait forever, so it goes
-        // to the unbound account (Linux's unbound_nonreg_file, io_prep_async_work).
-        req.unbound = !Files.isRegular(req.fd);
-        if (write && req.hashKey == 0 && !req.unbound) {
-            req.hashKey = Files.writeHashKey(req.fd);
+        // to the unbound account (Linux's unbound_nonreg_file, io_prep_async_work). One fstat
+        // answers both that and, for a buffered write, the inode it is hashed by.
+        SysCallContext sc = SysCallContext.current();
+        boolean regular = FsCalls.fileType(sc, req.fd) == Structs.Stat.S_IFREG;
+        req.unbound = !regular;
+        if (write && regular && req.hashKey == 0 && !DirectFds.isDirect(req.fd)) {
+            req.hashKey = Files.inodeHashKey(sc.stat());
         }
     }
 
@@ -90,15 +95,7 @@ abstract class RwOp extends OpDef {
         int rwf = req.opFlags;
         long r;
         if (nonBlocking) {
-            r = write ? FileCalls.pwritev2Nowait(sc, req.fd, iov, n, off, rwf)
-                      : FileCalls.preadv2Nowait(sc, req.fd, iov, n, off, rwf);
-            if (r == -Errno.ESPIPE && off == 0) {
-                // A stream (pipe, socket) has no position: offset 0 means "no offset", as in
-                // Linux where liburing users pass 0 for pipes; any other offset is -ESPIPE.
-                req.off = off = -1;
-                r = write ? FileCalls.pwritev2Nowait(sc, req.fd, iov, n, off, rwf)
-                          : FileCalls.preadv2Nowait(sc, req.fd, iov, n, off, rwf);
-            }
+            r = transfer(sc, req, iov, n, off, rwf, true);
             if (r == -Errno.EOPNOTSUPP && (rwf & FileCalls.RWF_NOWAIT) == 0) {
                 return -Errno.EAGAIN;   // the file cannot do NOWAIT: io-wq will block for it
             }
@@ -112,15 +109,34 @@ abstract class RwOp extends OpDef {
         } else {
             // rwf holds RWF_NOWAIT only if the caller asked for it (the inline attempt adds its
             // own): keep it, so such a request ends with -EAGAIN here instead of blocking.
-            r = write ? FileCalls.pwritev2(sc, req.fd, iov, n, off, rwf)
-                      : FileCalls.preadv2(sc, req.fd, iov, n, off, rwf);
-            if (r == -Errno.ESPIPE && off == 0) {
-                req.off = off = -1;
-                r = write ? FileCalls.pwritev2(sc, req.fd, iov, n, off, rwf)
-                          : FileCalls.preadv2(sc, req.fd, iov, n, off, rwf);
-            }
+            r = transfer(sc, req, iov, n, off, rwf, false);
         }
         return finish(req, r);
+    }
+
+    /**
+     * One preadv2/pwritev2 (the NOWAIT attempt or the blocking call). A stream (pipe,
+     * socket) has no position: offset 0 then means "no offset", as in Linux, where liburing
+     * users pass 0 for pipes, so an ESPIPE at offset 0 is retried at -1 and remembered; any
+     * other offset on a stream stays -ESPIPE.
+     */
+    private long transfer(SysCallContext sc, Request req, MemorySegment iov, int n, long off, int rwf,
+                          boolean nonBlocking) {
+        long r = call(sc, req.fd, iov, n, off, rwf, nonBlocking);
+        if (r == -Errno.ESPIPE && off == 0) {
+            req.off = -1;
+            r = call(sc, req.fd, iov, n, -1, rwf, nonBlocking);
+        }
+        return r;
+    }
+
+    private long call(SysCallContext sc, int fd, MemorySegment iov, int n, long off, int rwf, boolean nonBlocking) {
+        if (nonBlocking) {
+            return write ? FileCalls.pwritev2Nowait(sc, fd, iov, n, off, rwf)
+                         : FileCalls.preadv2Nowait(sc, fd, iov, n, off, rwf);
+        }
+        return write ? FileCalls.pwritev2(sc, fd, iov, n, off, rwf)
+                     : FileCalls.preadv2(sc, fd, iov, n, off, rwf);
     }
 
     /** 0 if the device took it, -EAGAIN for io-wq, or -errno. */
