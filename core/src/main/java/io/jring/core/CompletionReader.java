@@ -28,7 +28,6 @@ final class CompletionReader {
         this.singleIssuer = ring.singleIssuer;
     }
 
-
     /** Any thread may look at the CQ (it is shared memory in Linux). */
     public int cqReady() {
         ring.checkOpen();
@@ -41,43 +40,32 @@ final class CompletionReader {
         if (c != null) {
             return c;
         }
-        TaskContext tc = ring.enter();
-        try {
-            runPending(tc);
-            if (!singleIssuer) {
-                helpSubmitters(tc);
-            }
-        } finally {
-            tc.exit();
-        }
+        catchUp();
         return cq.peek();
     }
 
     public Cqe waitCqe() {
-        ring.checkUsable();
-        Cqe c = cq.peek();
-        if (c != null) {
-            return c;
-        }
-        TaskContext tc = ring.enter();
-        try {
-            waitFor(tc, 1, 0L);
-        } finally {
-            tc.exit();
-        }
-        return cq.peek();
+        return waitOne(-1L);
     }
 
     /** Waits up to {@code nanos}; null on timeout. */
     public Cqe waitCqe(long nanos) {
+        return waitOne(Math.max(nanos, 0L));
+    }
+
+    /** One CQE, waiting up to {@code nanos} (-1 = forever); null on timeout. */
+    private Cqe waitOne(long nanos) {
         ring.checkUsable();
         Cqe c = cq.peek();
         if (c != null) {
             return c;
         }
-        long deadline = System.nanoTime() + Math.max(nanos, 0L);
-        if (deadline == 0L) {
-            deadline = 1L;
+        long deadline = 0L;
+        if (nanos >= 0) {
+            deadline = System.nanoTime() + nanos;
+            if (deadline == 0L) {
+                deadline = 1L;   // 0 means "no deadline" to waitFor
+            }
         }
         TaskContext tc = ring.enter();
         try {
@@ -126,29 +114,33 @@ final class CompletionReader {
     /** Nothing was ready, or overflow waits: run task work, move overflow in, drain again. */
     private int forEachCqeSlow(CqeHandler handler) {
         int n = 0;
-        boolean ranWork = false;
+        boolean caughtUp = false;
         for (;;) {
-            if (!ranWork || cq.hasOverflow()) {
-                TaskContext tc = ring.enter();
-                try {
-                    if (!ranWork) {
-                        runPending(tc);
-                        if (!singleIssuer) {
-                            helpSubmitters(tc);
-                        }
-                    } else {
-                        flushOverflow();
-                    }
-                } finally {
-                    tc.exit();
-                }
-                ranWork = true;
+            if (!caughtUp || cq.hasOverflow()) {
+                catchUp();
+                caughtUp = true;
             }
             int k = drainReady(handler);
             n += k;
             if (k == 0 || ring.closed != 0) {
                 return n;
             }
+        }
+    }
+
+    /**
+     * Enters the ring to bring the CQ up to date: runs this thread's pending task work (and,
+     * on a shared ring, that of away submitters) and moves overflowed CQEs in.
+     */
+    private void catchUp() {
+        TaskContext tc = ring.enter();
+        try {
+            runPending(tc);
+            if (!singleIssuer) {
+                helpSubmitters(tc);
+            }
+        } finally {
+            tc.exit();
         }
     }
 

@@ -361,8 +361,7 @@ public final class TaskContext {
      * consecutive items for it. Returns the number of items run.
      */
     public int runTaskWork(boolean cancel) {
-        runCancel = cancel;
-        runCount = 0;
+        startRun(cancel);
         int loops = 0;
         try {
             int used = usedKinds;
@@ -374,27 +373,28 @@ public final class TaskContext {
         } finally {
             endRun();
         }
-        int count = runCount;
-        if (count > 0 && Tracing.taskWorkRun) {
-            TaskWorkRunEvent ev = new TaskWorkRunEvent();
-            ev.count = count;
-            ev.loops = loops;
-            ev.cancel = cancel;
-            ev.commit();
-        }
-        return count;
+        return traceRun(loops, cancel);
     }
 
     /** Runs a list that is not one of this context's (a ring's DEFER_TASKRUN local list). */
     public int runList(TaskWorkList list, boolean cancel) {
-        runCancel = cancel;
-        runCount = 0;
+        startRun(cancel);
         int loops;
         try {
             loops = list.runAll(sink);
         } finally {
             endRun();
         }
+        return traceRun(loops, cancel);
+    }
+
+    private void startRun(boolean cancel) {
+        runCancel = cancel;
+        runCount = 0;
+    }
+
+    /** The TaskWorkRun event (the kernel's io_uring_task_work_run tracepoint); returns the items run. */
+    private int traceRun(int loops, boolean cancel) {
         int count = runCount;
         if (count > 0 && Tracing.taskWorkRun) {
             TaskWorkRunEvent ev = new TaskWorkRunEvent();
