@@ -91,7 +91,7 @@ final class AfcEngine implements IoEngine {
                 int dir = job.nextDir();
                 long start = System.nanoTime();
                 if (dir == Ddir.SYNC) {
-                    long r = force();
+                    long r = EngineFiles.errnoOf(() -> channel.force(true));
                     now = System.nanoTime();
                     job.completeSync(r, start, now);
                 } else {
@@ -148,24 +148,9 @@ final class AfcEngine implements IoEngine {
         job.complete(s.dir, s.res, job.spec.bs(), s.offset, s.start, s.issue, s.end, true);
     }
 
-    private long force() {
-        try {
-            channel.force(true);
-            return 0;
-        } catch (IOException e) {
-            return -Errno.EIO;
-        }
-    }
-
     @Override
     public void close() {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // nothing left to do with it
-            }
-            channel = null;
-        }
+        EngineFiles.closeQuietly(channel);
+        channel = null;
     }
 }

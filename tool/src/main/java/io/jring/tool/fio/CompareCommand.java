@@ -1,6 +1,7 @@
 package io.jring.tool.fio;
 
 import io.jring.tool.report.Figures;
+import io.jring.tool.report.JsonReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

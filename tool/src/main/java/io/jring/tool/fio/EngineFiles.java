@@ -2,6 +2,8 @@ package io.jring.tool.fio;
 
 import io.jring.OpenFlags;
 
+import java.io.Closeable;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -57,5 +59,32 @@ final class EngineFiles {
         ByteBuffer buf = raw.alignedSlice(ALIGN).slice(0, bs);
         MemorySegment.ofBuffer(buf).copyFrom(buffer(Arena.ofAuto(), bs, seed));
         return buf;
+    }
+
+    /** A channel call that may fail, for {@link #errnoOf}. */
+    @FunctionalInterface
+    interface IoAction {
+        void run() throws IOException;
+    }
+
+    /** Runs a JDK channel call the way fio reports it: 0, or -EIO if it threw. */
+    static long errnoOf(IoAction action) {
+        try {
+            action.run();
+            return 0;
+        } catch (IOException e) {
+            return -io.jring.Errno.EIO;
+        }
+    }
+
+    /** Closes a JDK channel at the end of a job; a failure there has nothing left to affect. */
+    static void closeQuietly(Closeable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (IOException ignored) {
+                // nothing left to do with it
+            }
+        }
     }
 }

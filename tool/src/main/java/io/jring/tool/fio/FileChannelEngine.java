@@ -35,7 +35,7 @@ final class FileChannelEngine implements IoEngine {
             int dir = job.nextDir();
             long start = System.nanoTime();
             if (dir == Ddir.SYNC) {
-                long r = force();
+                long r = EngineFiles.errnoOf(() -> channel.force(true));
                 now = System.nanoTime();
                 job.completeSync(r, start, now);
                 continue;
@@ -56,24 +56,9 @@ final class FileChannelEngine implements IoEngine {
         }
     }
 
-    private long force() {
-        try {
-            channel.force(true);
-            return 0;
-        } catch (IOException e) {
-            return -Errno.EIO;
-        }
-    }
-
     @Override
     public void close() {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // nothing left to do with it
-            }
-            channel = null;
-        }
+        EngineFiles.closeQuietly(channel);
+        channel = null;
     }
 }

@@ -1,7 +1,7 @@
 package io.jring.tool.bench;
 
 import io.jring.tool.JringCommand;
-import io.jring.tool.report.MiniJson;
+import io.jring.tool.report.JsonReader;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -52,7 +52,7 @@ class BenchRunTest {
         assertEquals(0, r.rc(), r.out());
         List<String> lines = lines(r.out());
         assertEquals(1, lines.size(), r.out());
-        Map<String, Object> o = MiniJson.parseObject(lines.get(0));
+        Map<String, Object> o = JsonReader.parseObject(lines.get(0));
         assertEquals("nop", o.get("bench"));
         assertEquals("MPSC", o.get("kind"));
         assertEquals(8.0, o.get("batch"));
@@ -71,7 +71,7 @@ class BenchRunTest {
         List<String> lines = lines(r.out());
         assertEquals(2, lines.size(), r.out());
         for (String line : lines) {
-            Map<String, Object> o = MiniJson.parseObject(line);
+            Map<String, Object> o = JsonReader.parseObject(line);
             assertEquals("twadd", o.get("bench"));
             assertTrue(Set.of("LOCKED", "MPSC").contains(o.get("kind")), line);
             assertEquals(1.0, o.get("producers"));

@@ -1,6 +1,7 @@
 package io.jring.tool.fio;
 
 import io.jring.tool.JringCommand;
+import io.jring.tool.report.JsonReader;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package io.jring.tool.fio;
+package io.jring.tool.report;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,10 +7,10 @@ import java.util.Map;
 
 /**
  * A small strict JSON reader, enough for fio's JSON output (and jring's, which has the same
- * layout): objects become LinkedHashMaps, arrays Lists, numbers Doubles. {@link #at} walks
+ * layout, and the benches' JSON lines): objects become LinkedHashMaps, arrays Lists, numbers Doubles. {@link #at} walks
  * a path like {@code jobs.0.read.iops}.
  */
-final class JsonReader {
+public final class JsonReader {
     private final String s;
     private int i;
 
@@ -19,7 +19,7 @@ final class JsonReader {
     }
 
     /** Parses the JSON document in {@code text}, skipping anything before its first '{' (fio prints notes there). */
-    static Object parse(String text) {
+    public static Object parse(String text) {
         int start = text.indexOf('{');
         if (start < 0) {
             throw new IllegalArgumentException("no JSON object in the output");
@@ -34,8 +34,17 @@ final class JsonReader {
         return v;
     }
 
+    /** Parses a JSON object (one line of a bench's JSON output). */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> parseObject(String text) {
+        if (!(parse(text) instanceof Map<?, ?> m)) {
+            throw new IllegalArgumentException("not a JSON object: " + text);
+        }
+        return (Map<String, Object>) m;
+    }
+
     /** The value at a dotted path (array indices as numbers), or null if absent. */
-    static Object at(Object root, String path) {
+    public static Object at(Object root, String path) {
         Object v = root;
         for (String key : path.split("\\.")) {
             if (v instanceof Map<?, ?> m) {
@@ -51,7 +60,7 @@ final class JsonReader {
     }
 
     /** The number at {@code path}, or NaN. */
-    static double number(Object root, String path) {
+    public static double number(Object root, String path) {
         return at(root, path) instanceof Double d ? d : Double.NaN;
     }
 
