@@ -17,7 +17,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jring.Errno;
 import io.jring.Fds;
-import io.jring.IoUring;
 import io.jring.OpenFlags;
 import io.jring.RingTestSupport;
 import io.jring.SqeFlags;
@@ -30,7 +29,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -41,29 +39,26 @@ import org.junit.jupiter.params.provider.ValueSource;
  * crashes. Includes a buffer whose arena is closed while its request waits in io-wq.
  */
 @Timeout(20)
-class FileErrorsTest {
+class FileErrorsTest extends RingAndArenaFixture {
     static final int BAD_FD = 999_999;
 
-    @TempDir Path dir;
-    IoUring ring;
-    Arena arena;
     Path path;
     byte[] data;
     int fd;
 
+    FileErrorsTest() {
+        super(16);
+    }
+
     @BeforeEach
-    void open() throws Exception {
-        ring = IoUring.open(16);
-        arena = Arena.ofShared();
+    void openFile() throws Exception {
         data = pattern(1, 8192);
         path = file(dir, "f", data);
         fd = Fds.open(path, OpenFlags.RDWR, 0);
     }
 
     @AfterEach
-    void close() throws Exception {
-        ring.close();
-        arena.close();
+    void closeFile() {
         Fds.close(fd);
     }
 

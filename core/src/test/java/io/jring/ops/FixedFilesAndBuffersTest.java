@@ -18,7 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.jring.Errno;
 import io.jring.Fds;
 import io.jring.Fsync;
-import io.jring.IoUring;
 import io.jring.OpenFlags;
 import io.jring.SqeFlags;
 import java.lang.foreign.Arena;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,19 +37,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  * registration errors, and registered-buffer bounds.
  */
 @Timeout(20)
-class FixedFilesAndBuffersTest {
-    @TempDir Path dir;
-    IoUring ring;
-    Arena arena;
+class FixedFilesAndBuffersTest extends RingAndArenaFixture {
     int fdA;
     int fdB;
     byte[] dataA;
     byte[] dataB;
 
+    FixedFilesAndBuffersTest() {
+        super(32);
+    }
+
     @BeforeEach
-    void open() throws Exception {
-        ring = IoUring.open(32);
-        arena = Arena.ofShared();
+    void openFiles() throws Exception {
         dataA = pattern(1, 8192);
         dataB = pattern(2, 8192);
         fdA = Fds.open(file(dir, "a", dataA), OpenFlags.RDWR, 0);
@@ -59,9 +56,7 @@ class FixedFilesAndBuffersTest {
     }
 
     @AfterEach
-    void close() {
-        ring.close();
-        arena.close();
+    void closeFiles() {
         Fds.close(fdA);
         Fds.close(fdB);
     }

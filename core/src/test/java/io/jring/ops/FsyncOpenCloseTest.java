@@ -18,23 +18,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jring.Errno;
 import io.jring.Fds;
 import io.jring.Fsync;
-import io.jring.IoUring;
 import io.jring.OpenFlags;
 import io.jring.RingTestSupport;
 import io.jring.RingTestSupport.Completion;
 import io.jring.SqeFlags;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Mirrors {@link FsyncOp}, {@link OpenatOp} and {@link CloseOp} (IORING_OP_FSYNC, _OPENAT,
@@ -42,24 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
  * results and errors as the syscalls', and Linux's prep-time checks.
  */
 @Timeout(20)
-class FsyncOpenCloseTest {
+class FsyncOpenCloseTest extends RingAndArenaFixture {
     /** Far above any descriptor this process has open: always EBADF. */
     static final int BAD_FD = 999_999;
 
-    @TempDir Path dir;
-    IoUring ring;
-    Arena arena;
-
-    @BeforeEach
-    void open() {
-        ring = IoUring.open(16);
-        arena = Arena.ofShared();
-    }
-
-    @AfterEach
-    void close() {
-        ring.close();
-        arena.close();
+    FsyncOpenCloseTest() {
+        super(16);
     }
 
     // ------------------------------------------------------------------ fsync

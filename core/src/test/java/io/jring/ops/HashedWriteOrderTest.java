@@ -13,23 +13,18 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jring.Fds;
-import io.jring.IoUring;
 import io.jring.OpenFlags;
 import io.jring.RingTestSupport;
 import io.jring.RingTestSupport.Completion;
 import io.jring.SqeFlags;
 import io.jring.core.Request;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Mirrors {@link RwOp#preparePunt} with io-wq's hashing (Linux hashes buffered writes by
@@ -37,21 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * order, so writes to the same offset leave the last one's bytes.
  */
 @Timeout(20)
-class HashedWriteOrderTest {
-    @TempDir Path dir;
-    IoUring ring;
-    Arena arena;
-
-    @BeforeEach
-    void open() {
-        ring = IoUring.open(128);
-        arena = Arena.ofShared();
-    }
-
-    @AfterEach
-    void close() {
-        ring.close();
-        arena.close();
+class HashedWriteOrderTest extends RingAndArenaFixture {
+    HashedWriteOrderTest() {
+        super(128);
     }
 
     @Test

@@ -19,19 +19,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jring.Fds;
-import io.jring.IoUring;
 import io.jring.OpenFlags;
 import io.jring.RingTestSupport;
 import io.jring.RingTestSupport.Completion;
 import io.jring.SqeFlags;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -41,21 +36,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * partial page-cache hit, an empty pipe), short reads at EOF, explicit offsets and -1.
  */
 @Timeout(20)
-class ReadWriteTest {
-    @TempDir Path dir;
-    IoUring ring;
-    Arena arena;
-
-    @BeforeEach
-    void open() {
-        ring = IoUring.open(32);
-        arena = Arena.ofShared();
-    }
-
-    @AfterEach
-    void close() {
-        ring.close();
-        arena.close();
+class ReadWriteTest extends RingAndArenaFixture {
+    ReadWriteTest() {
+        super(32);
     }
 
     @Test

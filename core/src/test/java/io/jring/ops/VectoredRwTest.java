@@ -19,18 +19,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jring.Errno;
 import io.jring.Fds;
-import io.jring.IoUring;
 import io.jring.OpenFlags;
 import io.jring.SqeFlags;
 import java.io.ByteArrayOutputStream;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -42,21 +37,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and a partial page-cache hit resumed in io-wq in the middle of the vector.
  */
 @Timeout(20)
-class VectoredRwTest {
-    @TempDir Path dir;
-    IoUring ring;
-    Arena arena;
-
-    @BeforeEach
-    void open() {
-        ring = IoUring.open(32);
-        arena = Arena.ofShared();
-    }
-
-    @AfterEach
-    void close() {
-        ring.close();
-        arena.close();
+class VectoredRwTest extends RingAndArenaFixture {
+    VectoredRwTest() {
+        super(32);
     }
 
     @ParameterizedTest(name = "sqeFlags={0}")
