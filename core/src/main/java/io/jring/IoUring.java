@@ -183,6 +183,7 @@ public final class IoUring implements AutoCloseable {
         private int flags;
         private TaskWorkKind kind = TaskWorkKind.MPSC;
         private IoUring attachWq;
+        private boolean legacyAsync;
 
         Builder() {}
 
@@ -212,6 +213,17 @@ public final class IoUring implements AutoCloseable {
         /** With {@link Setup#ATTACH_WQ}: share this ring's io-wq. */
         public Builder attachWq(IoUring other) {
             this.attachWq = other;
+            return this;
+        }
+
+        /**
+         * With {@link SqeFlags#ASYNC} on a pollable file (socket, pipe): true = the io-wq worker
+         * blocks in the call until it completes (Linux before 5.x's "async hybrid"), so the
+         * seed 003 comparison can be reproduced. Default false: the worker tries once without
+         * blocking and, on EAGAIN, arms poll and is free again.
+         */
+        public Builder legacyAsync(boolean legacy) {
+            this.legacyAsync = legacy;
             return this;
         }
 
@@ -267,7 +279,7 @@ public final class IoUring implements AutoCloseable {
                     throw new IoUringException(Errno.EBADFD, "attachWq target ring is closed");
                 }
             }
-            return new IoUring(new RingContext(new RingParams(sq, cq, flags, kind, attach)));
+            return new IoUring(new RingContext(new RingParams(sq, cq, flags, kind, attach, legacyAsync)));
         }
 
         private static int roundUpPow2(int n) {

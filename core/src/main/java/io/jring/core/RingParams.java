@@ -8,5 +8,6 @@ public record RingParams(
         int cqEntries,
         int flags,
         TaskWorkKind kind,
-        RingContext attachWq) {
+        RingContext attachWq,
+        boolean legacyAsync) {
 }
