@@ -98,7 +98,4 @@ final class CompletionPoster {
         flush();
     }
 
-    static void unpark(Thread t) {
-        LockSupport.unpark(t);
-    }
 }

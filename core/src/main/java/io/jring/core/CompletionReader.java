@@ -4,6 +4,7 @@ import io.jring.Cqe;
 import io.jring.CqeHandler;
 import io.jring.Errno;
 import io.jring.IoUringException;
+import io.jring.poll.Poller;
 import io.jring.tw.TaskContext;
 
 import java.util.concurrent.locks.LockSupport;
@@ -175,6 +176,23 @@ final class CompletionReader {
         }
     }
 
+    /**
+     * With direct I/O in flight the waiter takes the device's completions itself: the ring's
+     * AIO eventfd goes into this thread's poller, and the reaper stands back meanwhile.
+     */
+    private Poller directIoPoller(TaskContext tc, DirectIo dio) {
+        Poller p = ring.pollerOf(tc);
+        p.ensurePersistent(dio);
+        dio.beginWait();
+        return p;
+    }
+
+    /** The poller to sleep in when armed polls need watching, else null (park). */
+    private static Poller demandPoller(TaskContext tc) {
+        Poller p = tc.pollerIfOpen();
+        return p != null && p.hasDemand() ? p : null;
+    }
+
     private boolean submittersHaveWork(TaskContext self) {
         for (TaskContext c : ring.submitters) {
             if (c != self && c.hasPendingWork()) {
@@ -212,9 +230,15 @@ final class CompletionReader {
                 Thread.currentThread().interrupt();
                 throw new IoUringException(Errno.EINTR, "interrupted while waiting for completions");
             }
-            ring.waiter = Thread.currentThread();
+            ring.waiter = tc;
             if (local != null) {
                 local.arm(n - cq.ready());
+            }
+            DirectIo dio = ring.directIoIfStarted();
+            boolean dioWait = dio != null && dio.busy();
+            Poller p = dioWait ? directIoPoller(tc, dio) : demandPoller(tc);
+            if (p != null) {
+                p.markSleeping();
             }
             tc.prepareToSleep();
             boolean sleep = !tc.hasPendingWork()
@@ -222,16 +246,28 @@ final class CompletionReader {
                     && cq.ready() < n
                     && ring.closed == 0
                     && (singleIssuer || !submittersHaveWork(tc));
+            int events = 0;
             if (sleep) {
-                if (deadline == 0L) {
+                long nanos = deadline == 0L ? -1L : deadline - now;
+                if (p != null) {
+                    events = p.sleep(nanos);
+                } else if (nanos < 0) {
                     LockSupport.park(ring);
                 } else {
-                    LockSupport.parkNanos(ring, deadline - now);
+                    LockSupport.parkNanos(ring, nanos);
                 }
             }
             tc.wakeUpFromSleep();
             if (local != null) {
                 local.disarm();
+            }
+            if (p != null) {
+                p.clearSleeping();
+                if (dioWait) {
+                    dio.endWait();
+                }
+                p.dispatchPending(events);
+                tc.afterPollSleep();
             }
             ring.waiter = null;
         }

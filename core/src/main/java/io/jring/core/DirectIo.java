@@ -1,7 +1,10 @@
 package io.jring.core;
 
 import io.jring.Errno;
+import io.jring.poll.Poller;
 import io.jring.sys.AioCalls;
+import io.jring.sys.FsCalls;
+import io.jring.sys.PollCalls;
 import io.jring.sys.Structs;
 import io.jring.sys.SysCallContext;
 
@@ -9,6 +12,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -16,39 +20,84 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * The block-device path for O_DIRECT reads and writes (DESIGN.md section 6): Linux native
- * AIO submits the I/O without a thread per request, and a reaper thread (the "interrupt")
- * collects completions with {@code io_getevents} and hands each request back to its task as
- * completion work, many per wakeup. Started by a ring on its first direct I/O.
+ * AIO submits the I/O without a thread per request, and completions come back two ways:
+ * <ul>
+ * <li>a thread waiting on the ring reaps them itself: every iocb signals this ring's
+ *     eventfd ({@code IOCB_FLAG_RESFD}), which sits in the waiter's {@link Poller}, so the
+ *     device wakes the waiter directly (one wakeup per completion batch, as an interrupt
+ *     that runs task work would);</li>
+ * <li>the reaper thread (the "interrupt" proper) reaps only when no thread has waited on
+ *     the ring for a while ({@link #REAPER_GRACE_NANOS}), so completions still reach an
+ *     owner that submitted and went away; it never competes with an active waiter.</li>
+ * </ul>
+ * Either way each request goes back to its task as completion work.
  *
  * <p>Threads: {@link #submit} runs under the ring's posting right, and so does the slot
  * release in the completion's task work, so the free-slot stack is plain. The slot table is
- * written by the submitter before {@code io_submit} (release) and read by the reaper after
- * {@code io_getevents} (acquire). {@link #stopping} is written by close(), read by the reaper.
+ * written by the submitter before {@code io_submit} (release) and read by a reaping thread
+ * after {@code io_getevents} (acquire). {@link #inFlight} is written under the posting
+ * right (opaque) and read by the reaper as a hint. {@link #waiters}/{@link #waitEpoch} are
+ * written by waiting threads (atomic) and read by the reaper (volatile). {@link #stopping}
+ * is written by close(), read by everyone else. One reaping waiter at a time, guarded by
+ * {@link #reapGuard} (CAS), since they share one event buffer.
  */
-final class DirectIo {
-    /** io_getevents timeout: how soon the reaper notices close() while nothing completes. */
-    private static final long REAP_TIMEOUT_NANOS = 100_000_000L;
+final class DirectIo implements Poller.PersistentSource {
+    /** io_getevents timeout of the reaper: how soon it notices a returning waiter or close(). */
+    private static final long REAP_TIMEOUT_NANOS = 1_000_000L;
+    /** How long the reaper leaves completions to waiters after the last wait began. */
+    private static final long REAPER_GRACE_NANOS = 1_000_000L;
+    /** Idle checks with nothing in flight before the reaper parks until the next submit. */
+    private static final int IDLE_CHECKS = 16;
     private static final int EVENTS = 64;
 
     private final RingContext ring;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment iocbs;
     private final MemorySegment iocbPointer;
+    /** Waiters' reap buffer and zero timeout, used under {@link #reapGuard}. */
+    private final MemorySegment waiterEvents;
+    private final MemorySegment zeroTimeout;
+    private final SysCallContext waiterSc = SysCallContext.shared();
     private final long aioContext;
+    private final int eventFd;
     /** Slot -> request in flight; see the class comment for the access modes. */
     private final Request[] slots;
     private final int[] freeSlots;
     private int nFree;
+    private int inFlight;
     private final Thread reaper;
     private volatile boolean stopping;
+    private volatile boolean reaperIdle;
+    private volatile int waiters;
+    private volatile long waitEpoch;
+    private volatile int reapGuard;
 
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Request[].class);
+    private static final VarHandle IN_FLIGHT;
+    private static final VarHandle WAITERS;
+    private static final VarHandle WAIT_EPOCH;
+    private static final VarHandle REAP_GUARD;
 
-    private DirectIo(RingContext ring, int capacity, long aioContext) {
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            IN_FLIGHT = l.findVarHandle(DirectIo.class, "inFlight", int.class);
+            WAITERS = l.findVarHandle(DirectIo.class, "waiters", int.class);
+            WAIT_EPOCH = l.findVarHandle(DirectIo.class, "waitEpoch", long.class);
+            REAP_GUARD = l.findVarHandle(DirectIo.class, "reapGuard", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private DirectIo(RingContext ring, int capacity, long aioContext, int eventFd) {
         this.ring = ring;
         this.aioContext = aioContext;
+        this.eventFd = eventFd;
         this.iocbs = arena.allocate(capacity * Structs.Iocb.SIZE, 64);
         this.iocbPointer = arena.allocate(8, 8);
+        this.waiterEvents = arena.allocate(EVENTS * Structs.IoEvent.SIZE, 8);
+        this.zeroTimeout = arena.allocate(16, 8);
         this.slots = new Request[capacity];
         this.freeSlots = new int[capacity];
         for (int i = 0; i < capacity; i++) {
@@ -62,15 +111,20 @@ final class DirectIo {
     /** Sets up an AIO context, or returns null where AIO is unavailable (io-wq then does direct I/O). */
     static DirectIo start(RingContext ring, int capacity) {
         SysCallContext sc = ring.resources().inlineSys();
+        int efd = PollCalls.eventfd(sc, 0, PollCalls.EFD_NONBLOCK | PollCalls.EFD_CLOEXEC);
+        if (efd < 0) {
+            return null;
+        }
         Arena tmp = Arena.ofShared();
         MemorySegment id = tmp.allocate(8, 8);
         int r = AioCalls.ioSetup(sc, capacity, id);
         long aio = id.get(JAVA_LONG, 0);
         tmp.close();
         if (r < 0) {
+            FsCalls.close(sc, efd);
             return null;
         }
-        return new DirectIo(ring, capacity, aio);
+        return new DirectIo(ring, capacity, aio, efd);
     }
 
     /**
@@ -94,18 +148,24 @@ final class DirectIo {
         iocbs.set(JAVA_LONG, at + 32, length);
         iocbs.set(JAVA_LONG, at + 40, offset);
         iocbs.set(JAVA_LONG, at + 48, 0L);                                 // aio_reserved2
-        iocbs.set(JAVA_INT, at + 56, 0);                                   // aio_flags
-        iocbs.set(JAVA_INT, at + 60, 0);                                   // aio_resfd
+        iocbs.set(JAVA_INT, at + 56, Structs.Iocb.FLAG_RESFD);             // aio_flags
+        iocbs.set(JAVA_INT, at + 60, eventFd);                             // aio_resfd
         iocbPointer.set(JAVA_LONG, 0, iocbs.address() + at);
         req.aioSlot = slot;
         SLOTS.setRelease(slots, slot, req);
+        IN_FLIGHT.setOpaque(this, inFlight + 1);
         int r = AioCalls.ioSubmit(ring.resources().inlineSys(), aioContext, 1, iocbPointer);
         if (r == 1) {
+            if (reaperIdle) {
+                reaperIdle = false;
+                LockSupport.unpark(reaper);
+            }
             return 0;
         }
         SLOTS.setRelease(slots, slot, (Request) null);
         req.aioSlot = -1;
         freeSlots[nFree++] = slot;
+        IN_FLIGHT.setOpaque(this, inFlight - 1);
         return r == 0 ? -Errno.EAGAIN : r;
     }
 
@@ -115,45 +175,129 @@ final class DirectIo {
         if (slot >= 0) {
             req.aioSlot = -1;
             freeSlots[nFree++] = slot;
+            IN_FLIGHT.setOpaque(this, inFlight - 1);
         }
     }
 
+    /** Any thread, as a hint: requests are with the device. */
+    boolean busy() {
+        return (int) IN_FLIGHT.getOpaque(this) > 0;
+    }
+
+    /**
+     * A thread is about to wait on the ring with this eventfd in its poller: the reaper
+     * leaves completions to it until {@link #endWait} and the grace period after.
+     */
+    void beginWait() {
+        WAITERS.getAndAdd(this, 1);
+        WAIT_EPOCH.getAndAdd(this, 1L);
+    }
+
+    void endWait() {
+        WAITERS.getAndAdd(this, -1);
+    }
+
+    @Override
+    public int fd() {
+        return eventFd;
+    }
+
+    @Override
+    public boolean retired() {
+        return stopping;
+    }
+
+    /** A waiter's poller saw the eventfd: reap what completed, without blocking. */
+    @Override
+    public void onReady(Poller poller, int revents) {
+        reapNow();
+    }
+
+    /** Any thread: reaps completed events without blocking, unless another thread is at it. */
+    void reapNow() {
+        if (stopping || !REAP_GUARD.compareAndSet(this, 0, 1)) {
+            return;
+        }
+        try {
+            int n;
+            do {
+                n = AioCalls.ioGetevents(waiterSc, aioContext, 0, EVENTS, waiterEvents, zeroTimeout);
+                complete(waiterEvents, n);
+            } while (n == EVENTS);
+        } finally {
+            REAP_GUARD.setRelease(this, 0);
+        }
+    }
+
+    private void complete(MemorySegment events, int n) {
+        for (int i = 0; i < n; i++) {
+            int slot = (int) Structs.IoEvent.data(events, i);
+            Request req = (Request) SLOTS.getAcquire(slots, slot);
+            SLOTS.setRelease(slots, slot, (Request) null);
+            if (req != null) {
+                ring.completeDirect(req, (int) Structs.IoEvent.res(events, i));
+            }
+        }
+    }
+
+    /**
+     * The reaper: while waiters are around it only watches; when none has begun a wait for
+     * the grace period and requests are in flight, it reaps with a short blocking wait.
+     */
     private void reap() {
         try (SysCallContext sc = SysCallContext.confined(); Arena a = Arena.ofConfined()) {
             MemorySegment events = a.allocate(EVENTS * Structs.IoEvent.SIZE, 8);
             MemorySegment timeout = a.allocate(16, 8);
             timeout.set(JAVA_LONG, 0, 0L);
             timeout.set(JAVA_LONG, 8, REAP_TIMEOUT_NANOS);
+            int idle = 0;
             while (!stopping) {
-                int n = AioCalls.ioGetevents(sc, aioContext, 1, EVENTS, events, timeout);
-                if (n < 0 && n != -Errno.EINTR) {
-                    if (stopping) {
-                        return;
+                if (!busy()) {
+                    if (++idle >= IDLE_CHECKS) {
+                        idle = 0;
+                        reaperIdle = true;
+                        if (!busy() && !stopping) {
+                            LockSupport.park(this);
+                        }
+                        reaperIdle = false;
+                    } else {
+                        LockSupport.parkNanos(this, REAPER_GRACE_NANOS);
                     }
                     continue;
                 }
-                for (int i = 0; i < n; i++) {
-                    int slot = (int) Structs.IoEvent.data(events, i);
-                    Request req = (Request) SLOTS.getAcquire(slots, slot);
-                    SLOTS.setRelease(slots, slot, (Request) null);
-                    if (req != null) {
-                        long res = Structs.IoEvent.res(events, i);
-                        ring.completeDirect(req, (int) res);
-                    }
+                idle = 0;
+                long epoch = waitEpoch;
+                if (waiters > 0) {
+                    LockSupport.parkNanos(this, REAPER_GRACE_NANOS);
+                    continue;
+                }
+                LockSupport.parkNanos(this, REAPER_GRACE_NANOS);
+                if (waiters > 0 || waitEpoch != epoch || stopping) {
+                    continue;
+                }
+                int n = AioCalls.ioGetevents(sc, aioContext, 1, EVENTS, events, timeout);
+                if (n > 0) {
+                    complete(events, n);
                 }
             }
         }
     }
 
-    /** After every request has finished: stops the reaper and destroys the AIO context. */
+    /** After every request has finished: stops the reaper, destroys the AIO context, closes the eventfd. */
     void close() {
         stopping = true;
+        LockSupport.unpark(reaper);
         try {
             reaper.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        while (!REAP_GUARD.compareAndSet(this, 0, 1)) {
+            Thread.onSpinWait();
+        }
         AioCalls.ioDestroy(ring.resources().inlineSys(), aioContext);
+        FsCalls.close(ring.resources().inlineSys(), eventFd);
+        waiterSc.close();
         arena.close();
     }
 }

@@ -9,6 +9,7 @@ import io.jring.Sqe;
 import io.jring.TaskWorkKind;
 import io.jring.iowq.IoWq;
 import io.jring.tw.HelperWaker;
+import io.jring.poll.Poller;
 import io.jring.tw.TaskContext;
 import io.jring.tw.TaskWorkTarget;
 
@@ -66,8 +67,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** DEFER_TASKRUN rings only. */
     final LocalWorkList local;
     private final IoWq iowq;
-    /** Native AIO for O_DIRECT, started on first use; posting right only (close() after the drain). */
-    private DirectIo directIo;
+    /**
+     * Native AIO for O_DIRECT, started on first use. Written once under the posting right
+     * (volatile: waiters on other threads read it to reap); close() after the drain.
+     */
+    private volatile DirectIo directIo;
     private boolean directIoUnavailable;
     /** Registered files and buffers, inline syscall scratch: posting right only. */
     private final RingResources resources = new RingResources();
@@ -81,6 +85,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private volatile TaskContext ownerCtx;
     /** Shared rings: contexts that submitted here (copy-on-write, under this). Waiters help them. */
     volatile TaskContext[] submitters = NO_CONTEXTS;
+    /** Contexts whose poller this ring uses (retained once each); copy-on-write under {@link #pollUsersLock}. */
+    private volatile TaskContext[] pollUsers = NO_CONTEXTS;
+    private final Object pollUsersLock = new Object();
     /** Shared rings: the context that submitted last (fast path of registration); plain, racy-benign. */
     private TaskContext lastSubmitter;
 
@@ -89,7 +96,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
      * re-checks the CQ; read volatile by posters right after their volatile tail store
      * (Dekker: one of them sees the other).
      */
-    volatile Thread waiter;
+    volatile TaskContext waiter;
     /** 0 open, 1 closing, 2 closed. CAS by close(), volatile reads everywhere. */
     volatile int closed;
 
@@ -314,9 +321,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     /** Wakes the thread waiting on this ring unless that is the caller. */
     void wakeWaiterIfOther() {
-        Thread w = waiter;
-        if (w != null && w != Thread.currentThread()) {
-            LockSupport.unpark(w);
+        TaskContext w = waiter;
+        if (w != null && w.owner() != Thread.currentThread()) {
+            w.wakeSleeper();
         }
     }
 
@@ -348,6 +355,42 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return directIo.submit(req, write, address, length, offset);
     }
 
+    /** Direct I/O, if started (any thread; see {@link #directIo}). */
+    DirectIo directIoIfStarted() {
+        return directIo;
+    }
+
+    /** Holder of {@code tc}'s token: its poller, retained for this ring on first use. */
+    Poller pollerOf(TaskContext tc) {
+        Poller p = tc.pollerIfOpen();
+        if (p != null) {
+            for (TaskContext c : pollUsers) {
+                if (c == tc) {
+                    return p;
+                }
+            }
+        }
+        synchronized (pollUsersLock) {
+            TaskContext[] cur = pollUsers;
+            TaskContext[] next = java.util.Arrays.copyOf(cur, cur.length + 1);
+            next[cur.length] = tc;
+            pollUsers = next;
+        }
+        return tc.retainPoller();
+    }
+
+    /** close(): lets go of every poller this ring used. */
+    private void releasePollers() {
+        TaskContext[] users;
+        synchronized (pollUsersLock) {
+            users = pollUsers;
+            pollUsers = NO_CONTEXTS;
+        }
+        for (TaskContext c : users) {
+            c.withToken(c::releasePoller);
+        }
+    }
+
     /** The DirectIo reaper: a device completion, handed to the request's task as completion work. */
     void completeDirect(Request req, int res) {
         req.res = res;
@@ -377,9 +420,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     @Override
     public void wakeHelpers() {
-        Thread w = waiter;
+        TaskContext w = waiter;
         if (w != null) {
-            LockSupport.unpark(w);
+            w.wakeSleeper();
         }
     }
 
@@ -469,7 +512,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         wakeHelpers();
         iowq.cancel(w -> w instanceof Request r && r.ring == this, true);
-        Thread me = Thread.currentThread();
+        TaskContext me = TaskContext.current();
         while (pool.inFlight() > 0) {
             drainForClose();
             if (pool.inFlight() == 0) {
@@ -480,6 +523,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             waiter = null;
         }
         iowq.release();
+        releasePollers();
         if (directIo != null) {
             directIo.close();
         }

@@ -1,6 +1,7 @@
 package io.jring.tw;
 
 import io.jring.TaskWorkKind;
+import io.jring.poll.Poller;
 import io.jring.trace.TaskAddEvent;
 import io.jring.trace.TaskWorkRunEvent;
 import io.jring.trace.Tracing;
@@ -77,6 +78,18 @@ public final class TaskContext {
      * the monitor of this context, read by the owner with a volatile read.
      */
     private volatile HelperWaker[] sharedRings = new HelperWaker[0];
+
+    /**
+     * This thread's epoll waiter, opened by the first ring that needs one and closed when
+     * the last such ring lets go ({@link #retainPoller}/{@link #releasePoller}). Written by
+     * the token holder with volatile stores; read volatile by wakers, who write its eventfd
+     * instead of unparking when the owner sleeps in it.
+     */
+    private volatile Poller poller;
+    /** Rings using {@link #poller}; token holder only (plain). */
+    private int pollerRefs;
+    /** The last ring let go while the owner slept in the poller: the owner closes it on waking. Holder only. */
+    private boolean pollerRetired;
 
     /** Wakeups delivered to the owner (unpark calls), for tests and stats; adders increment atomically. */
     private volatile long wakeups;
@@ -177,10 +190,71 @@ public final class TaskContext {
         return false;
     }
 
-    /** Unparks the owner; counted so tests can assert "woken once". */
+    /** Wakes the sleeping owner; counted so tests can assert "woken once". */
     public void wakeOwner() {
         WAKEUPS.getAndAdd(this, 1L);
-        LockSupport.unpark(owner);
+        wakeSleeper();
+    }
+
+    /** Any thread: wakes the owner's sleep: its poller's eventfd if it sleeps in epoll, else unpark. */
+    public void wakeSleeper() {
+        Poller p = poller;
+        if (p != null && p.isSleeping()) {
+            p.wake();
+        } else {
+            LockSupport.unpark(owner);
+        }
+    }
+
+    // ---------------------------------------------------------------- poller
+
+    /** Token holder: this thread's poller, or null if none is open. */
+    public Poller pollerIfOpen() {
+        return poller;
+    }
+
+    /** Token holder: a ring starts using this thread's poller (opened on first use). */
+    public Poller retainPoller() {
+        Poller p = poller;
+        if (p == null) {
+            p = Poller.open();
+            pollerRetired = false;
+            poller = p;
+        }
+        pollerRefs++;
+        return p;
+    }
+
+    /**
+     * Token holder: a ring stops using the poller; the last one closes it, or, if the owner
+     * sleeps in it right now (a helper holds the token), leaves that to the owner.
+     */
+    public void releasePoller() {
+        if (--pollerRefs > 0 || poller == null) {
+            return;
+        }
+        if (Thread.currentThread() != owner && poller.isSleeping()) {
+            pollerRetired = true;
+            poller.wake();
+        } else {
+            closePoller();
+        }
+    }
+
+    /** Owner, after a sleep in the poller: closes it if the last ring let go meanwhile. */
+    public void afterPollSleep() {
+        if (pollerRetired && pollerRefs == 0) {
+            closePoller();
+        }
+    }
+
+    private void closePoller() {
+        Poller p = poller;
+        poller = null;
+        pollerRetired = false;
+        if (p != null) {
+            p.close();
+        }
     }
 
     public long wakeups() {
@@ -293,7 +367,7 @@ public final class TaskContext {
         } finally {
             STATE.setVolatile(this, s);
             if (s == SLEEPING) {
-                LockSupport.unpark(owner);
+                wakeSleeper();
             }
         }
         return true;
@@ -323,7 +397,7 @@ public final class TaskContext {
                 } finally {
                     STATE.setVolatile(this, s);
                     if (s == SLEEPING) {
-                        LockSupport.unpark(owner);
+                        wakeSleeper();
                     }
                 }
                 return;

@@ -1,0 +1,348 @@
+package io.jring.poll;
+
+import io.jring.Errno;
+import io.jring.sys.FsCalls;
+import io.jring.sys.PollCalls;
+import io.jring.sys.Structs;
+import io.jring.sys.SysCallContext;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/**
+ * A thread's readiness waiter (Linux's poll wait queues plus the task's sleep): one epoll
+ * instance per {@link io.jring.tw.TaskContext} holding the fds its requests armed, and an
+ * eventfd that other threads write to wake it. A waiting owner with armed sources blocks in
+ * {@link #waitAndDispatch} instead of parking (DESIGN.md section 4).
+ *
+ * <p>Threads: everything but {@link #wake()} runs in the owning task, holding its run token
+ * (the owner, or a helper that borrowed it), so the source table is plain: successive
+ * holders are ordered by the token's volatile writes. {@link #wake()} may be called from
+ * any thread at any time before {@link #close()}.
+ *
+ * <p>Event data is {@code generation << 32 | slot}: a slot freed while its event sat in the
+ * buffer of the same epoll_wait has a new generation, so the stale event is dropped.
+ */
+public final class Poller {
+    /** Events taken per epoll_wait. */
+    private static final int MAX_EVENTS = 128;
+    private static final int WAKE_SLOT = 0;
+
+    private final Arena arena = Arena.ofShared();
+    private final SysCallContext sc = SysCallContext.shared();
+    private final MemorySegment events;
+    private final int epfd;
+    private final int wakeFd;
+
+    private PollSource[] sources = new PollSource[16];
+    private int[] generations = new int[16];
+    private int[] free = new int[16];
+    private int nFree;
+    /** Sources that need the owner to sleep in epoll (armed polls, busy direct I/O); holder only. */
+    private int demand;
+
+    /** Sources kept for the poller's life (a ring's direct-I/O eventfd), by identity. */
+    private PollSource[] persistent = new PollSource[0];
+
+    /**
+     * Set by the owner (volatile) before it publishes SLEEPING for a wait in epoll, cleared
+     * after; read by wakers to choose the eventfd over unpark.
+     */
+    private volatile boolean sleeping;
+    /** close() ran: wake() is a no-op from then on. Written once by the closer, read by wakers. */
+    private volatile boolean closed;
+
+    /**
+     * Wakers inside {@link #wake()}: incremented before they read {@link #closed}, so close()
+     * (which sets closed first, then waits for this to drain) never closes the eventfd under
+     * a write that could land on a reused fd number. Atomic adds by wakers, volatile read.
+     */
+    private volatile int wakersInside;
+    /** Wake writes issued, for tests and stats; wakers add atomically. */
+    private volatile long wakeWrites;
+    private static final VarHandle WAKE_WRITES;
+    private static final VarHandle WAKERS_INSIDE;
+
+    static {
+        try {
+            WAKE_WRITES = MethodHandles.lookup().findVarHandle(Poller.class, "wakeWrites", long.class);
+            WAKERS_INSIDE = MethodHandles.lookup().findVarHandle(Poller.class, "wakersInside", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private Poller(int epfd, int wakeFd) {
+        this.epfd = epfd;
+        this.wakeFd = wakeFd;
+        this.events = arena.allocate(MAX_EVENTS * Structs.EpollEvent.SIZE, 8);
+        for (int i = sources.length - 1; i > WAKE_SLOT; i--) {
+            free[nFree++] = i;
+        }
+    }
+
+    /** Creates the epoll instance and the wake eventfd; IllegalStateException with the errno if Linux refuses. */
+    public static Poller open() {
+        SysCallContext sc = SysCallContext.current();
+        int ep = PollCalls.epollCreate(sc, PollCalls.EPOLL_CLOEXEC);
+        if (ep < 0) {
+            throw new IllegalStateException("epoll_create1 failed: " + Errno.name(-ep));
+        }
+        int efd = PollCalls.eventfd(sc, 0, PollCalls.EFD_NONBLOCK | PollCalls.EFD_CLOEXEC);
+        if (efd < 0) {
+            FsCalls.close(sc, ep);
+            throw new IllegalStateException("eventfd failed: " + Errno.name(-efd));
+        }
+        // Edge-triggered: each write is one event, and nobody needs to read the counter.
+        int r = PollCalls.epollCtl(sc, ep, PollCalls.EPOLL_CTL_ADD, efd,
+                PollCalls.EPOLLIN | PollCalls.EPOLLET, WAKE_SLOT);
+        if (r < 0) {
+            FsCalls.close(sc, efd);
+            FsCalls.close(sc, ep);
+            throw new IllegalStateException("epoll_ctl(eventfd) failed: " + Errno.name(-r));
+        }
+        return new Poller(ep, efd);
+    }
+
+    // ---------------------------------------------------------------- sources
+
+    /**
+     * Registers {@code fd} for {@code events} (epoll bits, e.g. with EPOLLONESHOT) on behalf
+     * of {@code source}. Returns a handle for {@link #modify}/{@link #remove}, or -errno.
+     */
+    public long add(PollSource source, int fd, int events) {
+        int slot = allocSlot(source);
+        long handle = handle(slot);
+        int r = PollCalls.epollCtl(sc, epfd, PollCalls.EPOLL_CTL_ADD, fd, events, handle);
+        if (r < 0) {
+            freeSlot(slot);
+            return r;
+        }
+        return handle;
+    }
+
+    /** Re-arms or changes the interest of a registered fd: 0 or -errno. */
+    public int modify(long handle, int fd, int events) {
+        return PollCalls.epollCtl(sc, epfd, PollCalls.EPOLL_CTL_MOD, fd, events, handle);
+    }
+
+    /**
+     * Forgets a source. {@code deregister}: also removes {@code fd} from the epoll set (false
+     * when the fd is known closed, which removed it already).
+     */
+    public void remove(long handle, int fd, boolean deregister) {
+        int slot = (int) handle;
+        if (slot <= WAKE_SLOT || slot >= sources.length || generations[slot] != (int) (handle >>> 32)) {
+            return;
+        }
+        if (deregister) {
+            PollCalls.epollCtl(sc, epfd, PollCalls.EPOLL_CTL_DEL, fd, 0, 0L);
+        }
+        freeSlot(slot);
+    }
+
+    /**
+     * Registers a source for the poller's life, once per source (edge-triggered input, e.g.
+     * an eventfd that Linux AIO signals). Sources that report {@code retired} are dropped
+     * first; their fds are closed, which removed them from the epoll set.
+     */
+    public void ensurePersistent(PersistentSource source) {
+        PollSource[] cur = persistent;
+        int live = 0;
+        boolean found = false;
+        for (PollSource s : cur) {
+            if (s == source) {
+                found = true;
+            }
+            if (!((PersistentSource) s).retired()) {
+                live++;
+            }
+        }
+        if (found) {
+            return;
+        }
+        PollSource[] next = new PollSource[live + 1];
+        int n = 0;
+        for (PollSource s : cur) {
+            if (((PersistentSource) s).retired()) {
+                forgetPersistent(s);
+            } else {
+                next[n++] = s;
+            }
+        }
+        if (add(source, source.fd(), PollCalls.EPOLLIN | PollCalls.EPOLLET) >= 0) {
+            next[n++] = source;
+        }
+        persistent = Arrays.copyOf(next, n);
+    }
+
+    private void forgetPersistent(PollSource s) {
+        for (int i = 1; i < sources.length; i++) {
+            if (sources[i] == s) {
+                freeSlot(i);
+            }
+        }
+    }
+
+    /** A source registered for the poller's life. */
+    public interface PersistentSource extends PollSource {
+        int fd();
+
+        /** Its fd was closed (its owner shut down): the poller may forget it. */
+        boolean retired();
+    }
+
+    private int allocSlot(PollSource source) {
+        if (nFree == 0) {
+            grow();
+        }
+        int slot = free[--nFree];
+        sources[slot] = source;
+        return slot;
+    }
+
+    private void freeSlot(int slot) {
+        sources[slot] = null;
+        generations[slot]++;
+        free[nFree++] = slot;
+    }
+
+    private void grow() {
+        int old = sources.length;
+        int size = old * 2;
+        sources = Arrays.copyOf(sources, size);
+        generations = Arrays.copyOf(generations, size);
+        free = Arrays.copyOf(free, size);
+        for (int i = size - 1; i >= old; i--) {
+            free[nFree++] = i;
+        }
+    }
+
+    private long handle(int slot) {
+        return ((long) generations[slot] << 32) | slot;
+    }
+
+    /** Holder: one more (or fewer, with a negative delta) reason to sleep in epoll. */
+    public void demand(int delta) {
+        demand += delta;
+    }
+
+    /** Holder: a wait should block in epoll rather than park. */
+    public boolean hasDemand() {
+        return demand > 0;
+    }
+
+    /** Holder: registered sources besides the wake eventfd and persistent ones. */
+    public int registeredCount() {
+        return sources.length - 1 - nFree - persistent.length;
+    }
+
+    // ---------------------------------------------------------------- waiting
+
+    /**
+     * Holder: dispatches what is ready now (epoll_wait with timeout 0). Returns the number of
+     * events dispatched.
+     */
+    public int pollNow() {
+        int n = PollCalls.epollPoll(sc, epfd, events, MAX_EVENTS);
+        return n > 0 ? dispatch(n) : 0;
+    }
+
+    /**
+     * Owner, after publishing {@link #markSleeping()} and SLEEPING: blocks until an event,
+     * a {@link #wake()}, or {@code timeoutNanos} (-1 = forever). Returns the number of events
+     * ready; they are dispatched by {@link #dispatchPending} once the token is retaken.
+     */
+    public int sleep(long timeoutNanos) {
+        int ms = timeoutNanos < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, (timeoutNanos + 999_999L) / 1_000_000L);
+        int n = PollCalls.epollWait(sc, epfd, events, MAX_EVENTS, ms);
+        return Math.max(n, 0);
+    }
+
+    /** Holder: runs the sources of the {@code n} events {@link #sleep} returned. */
+    public int dispatchPending(int n) {
+        return n > 0 ? dispatch(n) : 0;
+    }
+
+    private int dispatch(int n) {
+        int done = 0;
+        for (int i = 0; i < n; i++) {
+            long data = Structs.EpollEvent.data(events, i);
+            int revents = Structs.EpollEvent.events(events, i);
+            int slot = (int) data;
+            if (slot == WAKE_SLOT || slot >= sources.length || generations[slot] != (int) (data >>> 32)) {
+                continue;
+            }
+            PollSource s = sources[slot];
+            if (s != null) {
+                done++;
+                s.onReady(this, revents);
+            }
+        }
+        return done;
+    }
+
+    /** Owner: the coming sleep is in epoll (wakers write the eventfd). */
+    public void markSleeping() {
+        sleeping = true;
+    }
+
+    /** Owner: back from the sleep. */
+    public void clearSleeping() {
+        sleeping = false;
+    }
+
+    /** Any thread: the owner published a sleep in this poller. */
+    public boolean isSleeping() {
+        return sleeping;
+    }
+
+    /** Any thread: wakes the owner's epoll_wait. */
+    public void wake() {
+        WAKERS_INSIDE.getAndAdd(this, 1);
+        try {
+            if (!closed) {
+                WAKE_WRITES.getAndAdd(this, 1L);
+                PollCalls.eventfdWrite(SysCallContext.current(), wakeFd, 1L);
+            }
+        } finally {
+            WAKERS_INSIDE.getAndAdd(this, -1);
+        }
+    }
+
+    public long wakeWrites() {
+        return wakeWrites;
+    }
+
+    /**
+     * Holder, with no thread in {@link #sleep}: closes the epoll instance and the eventfd.
+     * Registrations die with the epoll fd.
+     */
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        while (wakersInside != 0) {
+            Thread.onSpinWait();
+        }
+        FsCalls.close(sc, wakeFd);
+        FsCalls.close(sc, epfd);
+        Arrays.fill(sources, null);
+        persistent = new PollSource[0];
+        sc.close();
+        arena.close();
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** For tests: the epoll fd. */
+    public int epollFd() {
+        return epfd;
+    }
+}
