@@ -53,7 +53,10 @@ final class DirectIo implements Poller.PersistentSource {
     private final RingContext ring;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment iocbs;
-    private final MemorySegment iocbPointer;
+    /** iocb pointers queued by {@link #submit} for the next {@link #flush} (one io_submit per batch). */
+    private final MemorySegment iocbPointers;
+    private final int[] pendingSlots;
+    private int nPending;
     /** Waiters' reap buffer and zero timeout, used under {@link #reapGuard}. */
     private final MemorySegment waiterEvents;
     private final MemorySegment zeroTimeout;
@@ -95,7 +98,8 @@ final class DirectIo implements Poller.PersistentSource {
         this.aioContext = aioContext;
         this.eventFd = eventFd;
         this.iocbs = arena.allocate(capacity * Structs.Iocb.SIZE, 64);
-        this.iocbPointer = arena.allocate(8, 8);
+        this.iocbPointers = arena.allocate(capacity * 8L, 8);
+        this.pendingSlots = new int[capacity];
         this.waiterEvents = arena.allocate(EVENTS * Structs.IoEvent.SIZE, 8);
         this.zeroTimeout = arena.allocate(16, 8);
         this.slots = new Request[capacity];
@@ -128,8 +132,10 @@ final class DirectIo implements Poller.PersistentSource {
     }
 
     /**
-     * Posting right: submits one read or write. 0 if the device has it (the request completes
-     * later through task work), -EAGAIN to fall back to io-wq, or -errno to fail the request.
+     * Posting right: queues one read or write for the device; {@link #flush} (at the end of
+     * the submit batch or task-work run) hands the batch over with one {@code io_submit}.
+     * 0 if queued (the request completes later through task work), -EAGAIN to fall back to
+     * io-wq.
      */
     int submit(Request req, boolean write, long address, long length, long offset) {
         if (nFree == 0 || stopping) {
@@ -150,23 +156,55 @@ final class DirectIo implements Poller.PersistentSource {
         iocbs.set(JAVA_LONG, at + 48, 0L);                                 // aio_reserved2
         iocbs.set(JAVA_INT, at + 56, Structs.Iocb.FLAG_RESFD);             // aio_flags
         iocbs.set(JAVA_INT, at + 60, eventFd);                             // aio_resfd
-        iocbPointer.set(JAVA_LONG, 0, iocbs.address() + at);
+        iocbPointers.set(JAVA_LONG, nPending * 8L, iocbs.address() + at);
+        pendingSlots[nPending++] = slot;
         req.aioSlot = slot;
         SLOTS.setRelease(slots, slot, req);
         IN_FLIGHT.setOpaque(this, inFlight + 1);
-        int r = AioCalls.ioSubmit(ring.resources().inlineSys(), aioContext, 1, iocbPointer);
-        if (r == 1) {
-            if (reaperIdle) {
-                reaperIdle = false;
-                LockSupport.unpark(reaper);
+        return 0;
+    }
+
+    /** Posting right: true if {@link #submit} queued requests that {@link #flush} must hand over. */
+    boolean hasPending() {
+        return nPending > 0;
+    }
+
+    /**
+     * Posting right: one {@code io_submit} for the queued batch. A request the kernel refuses
+     * completes with its error, or goes to io-wq on EAGAIN; the rest are submitted again.
+     */
+    void flush(RequestIssuer issuer, CompletionPoster poster) {
+        int done = 0;
+        int total = nPending;
+        SysCallContext sc = ring.resources().inlineSys();
+        while (done < total) {
+            MemorySegment batch = done == 0 ? iocbPointers : iocbPointers.asSlice(done * 8L);
+            int r = AioCalls.ioSubmit(sc, aioContext, total - done, batch);
+            if (r > 0) {
+                done += r;
+                continue;
             }
-            return 0;
+            Request req = unqueue(pendingSlots[done++]);
+            if (r == 0 || r == -Errno.EAGAIN) {
+                issuer.punt(req);
+            } else {
+                poster.postAndFree(req, r, 0);
+            }
         }
+        nPending = 0;
+        if (reaperIdle) {
+            reaperIdle = false;
+            LockSupport.unpark(reaper);
+        }
+    }
+
+    private Request unqueue(int slot) {
+        Request req = (Request) SLOTS.getAcquire(slots, slot);
         SLOTS.setRelease(slots, slot, (Request) null);
         req.aioSlot = -1;
         freeSlots[nFree++] = slot;
         IN_FLIGHT.setOpaque(this, inFlight - 1);
-        return r == 0 ? -Errno.EAGAIN : r;
+        return req;
     }
 
     /** Posting right (the completion's task work): the slot may take another request. */

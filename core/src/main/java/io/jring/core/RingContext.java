@@ -310,6 +310,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 }
             }
             sqHead = head;
+            flushDirect();
             poster.flush();
         } finally {
             unlockRing();
@@ -353,6 +354,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             }
         }
         return directIo.submit(req, write, address, length, offset);
+    }
+
+    /** Posting right: hands the direct I/O queued by this batch to the device. */
+    private void flushDirect() {
+        DirectIo d = directIo;
+        if (d != null && d.hasPending()) {
+            d.flush(issuer, poster);
+        }
     }
 
     /** Direct I/O, if started (any thread; see {@link #directIo}). */
@@ -412,6 +421,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     @Override
     public void endTaskRun() {
         try {
+            flushDirect();
             poster.flush();
         } finally {
             unlockRing();

@@ -110,4 +110,82 @@ class DirectIoTest {
             Fds.close(fd);
         }
     }
+
+    @Test
+    void aMisalignedReadInTheMiddleOfABatchFailsAloneAndTheOthersComplete() throws Exception {
+        Path f = dir.resolve("b");
+        Files.write(f, new byte[16 * 4096]);
+        int fd = Fds.open(f, OpenFlags.RDONLY | OpenFlags.DIRECT, 0);
+        try (IoUring ring = IoUring.builder().entries(16).flags(Setup.SINGLE_ISSUER).build();
+             Arena arena = Arena.ofShared()) {
+            for (int i = 0; i < 8; i++) {
+                MemorySegment buf = i == 3 ? arena.allocate(4097, 4096).asSlice(1, 4096) : arena.allocate(4096, 4096);
+                ring.getSqe().prepRead(fd, buf, i * 4096L).userData(i);
+            }
+            assertEquals(8, ring.submitAndWait(8));
+            int[] res = new int[8];
+            for (int i = 0; i < 8; i++) {
+                Cqe c = ring.waitCqe();
+                res[(int) c.userData()] = c.res();
+                ring.cqeSeen(c);
+            }
+            for (int i = 0; i < 8; i++) {
+                assertEquals(i == 3 ? -io.jring.Errno.EINVAL : 4096, res[i], "request " + i);
+            }
+        } finally {
+            Fds.close(fd);
+        }
+    }
+
+    @Test
+    void completionsReachAnOwnerThatSubmittedAndWentAwayThroughTheReaper() throws Exception {
+        Path f = dir.resolve("a");
+        Files.write(f, new byte[8 * 4096]);
+        int fd = Fds.open(f, OpenFlags.RDONLY | OpenFlags.DIRECT, 0);
+        try (IoUring ring = IoUring.open(8); Arena arena = Arena.ofShared()) {
+            for (int i = 0; i < 4; i++) {
+                ring.getSqe().prepRead(fd, arena.allocate(4096, 4096), i * 4096L).userData(i);
+            }
+            ring.submit();
+            // The owner never waits: the reaper must reap, and the away owner's task work
+            // must reach the CQ (a peek enters the ring and runs it).
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            int seen = 0;
+            while (seen < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+                Cqe c;
+                while ((c = ring.peekCqe()) != null) {
+                    assertEquals(4096, c.res());
+                    ring.cqeSeen(c);
+                    seen++;
+                }
+            }
+            assertEquals(4, seen);
+        } finally {
+            Fds.close(fd);
+        }
+    }
+
+    @Test
+    void aWaiterSleepsInItsPollerWhileDirectIoIsInFlightAndClosingTheRingClosesThePoller() throws Exception {
+        Path f = dir.resolve("p");
+        Files.write(f, new byte[8 * 4096]);
+        int fd = Fds.open(f, OpenFlags.RDONLY | OpenFlags.DIRECT, 0);
+        IoUring ring = IoUring.builder().entries(8).flags(Setup.SINGLE_ISSUER).build();
+        io.jring.tw.TaskContext tc = io.jring.tw.TaskContext.current();
+        try (Arena arena = Arena.ofShared()) {
+            for (int round = 0; round < 20; round++) {
+                ring.getSqe().prepRead(fd, arena.allocate(4096, 4096), (round % 8) * 4096L).userData(round);
+                ring.submitAndWait(1);
+                Cqe c = ring.waitCqe();
+                assertEquals(4096, c.res());
+                ring.cqeSeen(c);
+            }
+            assertNotNull(tc.pollerIfOpen(), "the waiter should have used its poller for the device's eventfd");
+        } finally {
+            ring.close();
+            Fds.close(fd);
+        }
+        assertNull(tc.pollerIfOpen(), "closing the last ring that used the poller closes it");
+    }
 }
