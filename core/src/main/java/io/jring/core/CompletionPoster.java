@@ -27,6 +27,9 @@ final class CompletionPoster {
 
     /** Posts the request's CQE (unless skipped) and frees it. */
     void postAndFree(Request req, int res, int cflags) {
+        if (req.selectedBid >= 0) {
+            cflags |= ring.buffers.complete(req, res);
+        }
         if (res < 0) {
             failedEvent(req, res, null);
         }
@@ -38,6 +41,7 @@ final class CompletionPoster {
 
     /** A request that failed before it was issued. */
     void fail(Request req, int err, String reason) {
+        ring.buffers.recycle(req);
         failedEvent(req, err, reason);
         post(req.userData, err, 0);
         ring.pool.release(req);

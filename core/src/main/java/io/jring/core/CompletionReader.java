@@ -137,12 +137,25 @@ final class CompletionReader {
         TaskContext tc = ring.enter();
         try {
             runPending(tc);
+            if (harvestPolls(tc)) {
+                runPending(tc);
+            }
             if (!singleIssuer) {
                 helpSubmitters(tc);
             }
         } finally {
             tc.exit();
         }
+    }
+
+    /**
+     * Token held: dispatches readiness that is there now if this thread has armed polls
+     * (one epoll_wait with timeout 0), so a busy ring still serves its sockets. True if any
+     * armed request was made ready.
+     */
+    private static boolean harvestPolls(TaskContext tc) {
+        Poller p = tc.pollerIfOpen();
+        return p != null && p.hasDemand() && p.pollNow() > 0;
     }
 
     /** Token held: runs this thread's task work, this ring's local work, and moves overflow in. */
@@ -208,9 +221,14 @@ final class CompletionReader {
      * and exit. Returns false on timeout ({@code deadline} 0 = none).
      */
     boolean waitFor(TaskContext tc, int n, long deadline) {
+        boolean harvested = false;
         for (;;) {
             runPending(tc);
             if (cq.ready() >= n) {
+                if (!harvested && harvestPolls(tc)) {
+                    harvested = true;
+                    continue;
+                }
                 return true;
             }
             if (ring.closed != 0) {

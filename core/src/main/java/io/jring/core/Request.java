@@ -50,6 +50,28 @@ public final class Request extends TaskWork implements IoWork {
     /** Runs on io-wq's unbound account even if its op is bounded work (a read of a pipe or socket). */
     public boolean unbound;
 
+    /** This request's poll wait: created on its first arm, kept with the pooled request. */
+    AsyncPoll poll;
+    /**
+     * Readiness was reported and the request's task work is queued; more events gather in
+     * {@link #pollEvents}. Task (token holder) only: plain.
+     */
+    boolean pollQueued;
+    int pollEvents;
+    /** Cancel asked while armed: its poll task work completes it with -ECANCELED. Posting right. */
+    boolean pollCancelled;
+    /** Links of the ring's armed list (POLL_REMOVE, cancel, close find armed requests there); posting right. */
+    Request armedPrev;
+    Request armedNext;
+    boolean inArmedList;
+
+    /** The provided buffer selected for this request ({@code BUFFER_SELECT}): its id, or -1. Posting right. */
+    public int selectedBid = -1;
+    public long selectedAddress;
+    public int selectedLength;
+    int selectedCapacity;
+    MemorySegment selectedRegion;
+
     /** Result to post, and CQE flags. */
     public int res;
     public int cflags;
@@ -77,6 +99,10 @@ public final class Request extends TaskWork implements IoWork {
         this.hashKey = 0;
         this.unbound = false;
         this.aioSlot = -1;
+        this.pollQueued = false;
+        this.pollEvents = 0;
+        this.pollCancelled = false;
+        this.selectedBid = -1;
     }
 
     /** Copies the remaining SQE fields, for ops that keep them past submission. */
@@ -94,6 +120,11 @@ public final class Request extends TaskWork implements IoWork {
         this.arg = sqe.arg();
     }
 
+    /** Posting right: posts one CQE of a multishot request, which stays in flight. */
+    public void postMore(int res, int cflags) {
+        ring.poster.post(userData, res, cflags | io.jring.CqeFlags.MORE);
+    }
+
     /** Drops references so a pooled request keeps nothing alive. */
     void clear() {
         task = null;
@@ -101,6 +132,7 @@ public final class Request extends TaskWork implements IoWork {
         addr = null;
         arg = null;
         taskFunc = null;
+        selectedRegion = null;
     }
 
     @Override

@@ -1,5 +1,10 @@
 package io.jring.core;
 
+import io.jring.poll.Poller;
+import io.jring.sys.PollCalls;
+import io.jring.sys.SysCallContext;
+import io.jring.trace.PollArmEvent;
+
 import io.jring.Errno;
 import io.jring.Opcode;
 import io.jring.Sqe;
@@ -18,6 +23,14 @@ import io.jring.tw.TaskContext;
  * {@link #completeFromElsewhere} which run wherever the op finished.
  */
 final class RequestIssuer {
+    /** Task work of an armed request whose file reported readiness (or that a cancel claimed). */
+    static final TaskWorkFunc POLL_READY = (req, cancel) -> req.ring.issuer.pollReady(req, cancel);
+    /** Task work from an io-wq worker whose non-blocking attempt got EAGAIN ("async hybrid"). */
+    static final TaskWorkFunc ARM = (req, cancel) -> req.ring.issuer.armFromWorker(req, cancel);
+
+    /** How long a legacy-async worker blocks in poll(2) before it looks for cancellation. */
+    private static final int LEGACY_POLL_MS = 100;
+
     private final RingContext ring;
 
     RequestIssuer(RingContext ring) {
@@ -49,7 +62,7 @@ final class RequestIssuer {
             reject(req, err);
             return false;
         }
-        if ((flags & SqeFlags.ASYNC) != 0 || def.forceAsync()) {
+        if (((flags & SqeFlags.ASYNC) != 0 && !def.inlineOnly()) || def.forceAsync()) {
             punt(req);
         } else {
             issueInline(req);
@@ -88,25 +101,183 @@ final class RequestIssuer {
             return;
         }
         if (r == -Errno.EAGAIN) {
-            punt(req);
+            wouldBlock(req);
             return;
         }
         ring.poster.postAndFree(req, r, req.cflags);
     }
 
+    /** A non-blocking attempt got EAGAIN: arm poll on a pollable file, else hand it to io-wq. */
+    private void wouldBlock(Request req) {
+        int mask = req.def.pollMask(req);
+        if (mask == 0) {
+            punt(req);
+            return;
+        }
+        int r = arm(req, mask);
+        if (r != 0) {
+            ring.poster.postAndFree(req, r, req.cflags);
+        }
+    }
+
+    /**
+     * Task of the request, posting right: arms its poll wait in the task's poller and lists
+     * it in the ring's armed list. A provided buffer it selected goes back meanwhile (as
+     * Linux recycles it before poll). Returns 0, or -errno.
+     */
+    int arm(Request req, int mask) {
+        ring.buffers.recycle(req);
+        AsyncPoll w = req.poll;
+        if (w == null) {
+            w = new AsyncPoll(req);
+            req.poll = w;
+        }
+        if (w.isArmed()) {
+            return 0;   // a multishot wait stays armed
+        }
+        Poller p = ring.pollerOf(req.task);
+        int r = p.arm(w, req.fd, mask, req.def.pollMultishot(req));
+        if (r != 0) {
+            return r;
+        }
+        ring.armed.add(req);
+        if (Tracing.pollArm) {
+            tracePollArm(req, mask);
+        }
+        return 0;
+    }
+
+    private void tracePollArm(Request req, int mask) {
+        PollArmEvent ev = new PollArmEvent();
+        ev.ring = ring.id;
+        ev.opcode = Opcode.name(req.opcode);
+        ev.userData = req.userData;
+        ev.mask = mask;
+        ev.commit();
+    }
+
+    /** Poll task work: the file is ready (or a cancel claimed the request). */
+    private void pollReady(Request req, boolean cancel) {
+        req.pollQueued = false;
+        int events = req.pollEvents;
+        req.pollEvents = 0;
+        if (cancel || req.pollCancelled || ring.isClosing()) {
+            finishArmed(req, -Errno.ECANCELED);
+            return;
+        }
+        int r = req.def.pollReady(req, events);
+        if (r == OpDef.ISSUE_QUEUED) {
+            return;
+        }
+        if (r == -Errno.EAGAIN) {
+            if (req.poll.isArmed()) {
+                return;   // multishot: still armed
+            }
+            r = arm(req, req.def.pollMask(req));
+            if (r == 0) {
+                return;
+            }
+        }
+        finishArmed(req, r);
+    }
+
+    /** Ends an armed request: out of its poller and the armed list, CQE posted. */
+    void finishArmed(Request req, int res) {
+        AsyncPoll w = req.poll;
+        if (w != null && w.isArmed()) {
+            req.task.pollerIfOpen().disarm(w);
+        }
+        ring.armed.remove(req);
+        ring.poster.postAndFree(req, res, req.cflags);
+    }
+
+    /**
+     * Posting right: asks an armed request to end with -ECANCELED. Its own task does it
+     * (only that task may touch its poller): the request's poll task work is queued unless
+     * it is already. Returns false if a cancel had claimed it already.
+     */
+    boolean cancelArmed(Request req) {
+        if (req.pollCancelled) {
+            return false;
+        }
+        req.pollCancelled = true;
+        if (!req.pollQueued) {
+            req.pollQueued = true;
+            req.taskFunc = POLL_READY;
+            req.setCompletionWork(false);
+            queueTaskWork(req, false);
+        }
+        return true;
+    }
+
+    /** Task work from a worker: arm now, in the request's task. */
+    private void armFromWorker(Request req, boolean cancel) {
+        if (cancel || ring.isClosing()) {
+            ring.poster.postAndFree(req, -Errno.ECANCELED, 0);
+            return;
+        }
+        int r = arm(req, req.def.pollMask(req));
+        if (r != 0) {
+            ring.poster.postAndFree(req, r, req.cflags);
+        }
+    }
+
     /** Hands a request to io-wq (the kernel's io_queue_iowq). */
     void punt(Request req) {
+        if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && req.selectedBid < 0) {
+            // Workers do not hold the posting right: choose the buffer now.
+            ring.buffers.select(req, req.bufGroup, req.len);
+        }
         req.def.preparePunt(req);
         ring.ioWq().enqueue(req);
     }
 
     /** io-wq worker: runs the op blocking and hands the result back as completion work. */
     void runInWorker(Request req) {
-        int r = ring.isClosing() ? -Errno.ECANCELED : req.def.issue(req, false);
+        int r;
+        if (ring.isClosing()) {
+            r = -Errno.ECANCELED;
+        } else {
+            int mask = req.def.pollMask(req);
+            r = mask != 0 ? issuePollable(req, mask) : req.def.issue(req, false);
+        }
         if (r == OpDef.ISSUE_QUEUED) {
             return;
         }
         completeFromElsewhere(req, r, req.cflags);
+    }
+
+    /**
+     * A worker with a pollable file (sent by ASYNC): try once without blocking and, on
+     * EAGAIN, have the task arm poll, freeing this worker ("async hybrid", seed 003). With
+     * {@code legacyAsync} the worker instead blocks in poll(2) until the file is ready.
+     */
+    private int issuePollable(Request req, int mask) {
+        if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && req.selectedBid < 0) {
+            return -Errno.ENOBUFS;   // the group was empty when it was punted
+        }
+        for (;;) {
+            int r = req.def.issue(req, true);
+            if (r != -Errno.EAGAIN) {
+                return r;
+            }
+            if (!ring.legacyAsync) {
+                req.taskFunc = ARM;
+                req.setCompletionWork(false);
+                queueTaskWork(req, false);
+                return OpDef.ISSUE_QUEUED;
+            }
+            while (!ring.isClosing()) {
+                int ready = PollCalls.pollOne(SysCallContext.current(), req.fd, mask, LEGACY_POLL_MS);
+                if (ready != 0) {
+                    break;
+                }
+            }
+            if (ring.isClosing()) {
+                return -Errno.ECANCELED;
+            }
+            mask = req.def.pollMask(req);
+        }
     }
 
     /**

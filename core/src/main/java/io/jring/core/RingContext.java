@@ -73,6 +73,12 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
      */
     private volatile DirectIo directIo;
     private boolean directIoUnavailable;
+    /** Armed requests of this ring, in whatever poller: posting right only. */
+    final ArmedList armed = new ArmedList();
+    /** Provided-buffer groups: posting right only. */
+    final ProvidedBuffers buffers = new ProvidedBuffers();
+    /** ASYNC on pollable files blocks a worker in poll(2) (the pre-hybrid behaviour). */
+    final boolean legacyAsync;
     /** Registered files and buffers, inline syscall scratch: posting right only. */
     private final RingResources resources = new RingResources();
     final RequestIssuer issuer = new RequestIssuer(this);
@@ -118,6 +124,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         this.setupFlags = p.flags();
         this.singleIssuer = (p.flags() & Setup.SINGLE_ISSUER) != 0;
         this.submitAll = (p.flags() & Setup.SUBMIT_ALL) != 0;
+        this.legacyAsync = p.legacyAsync();
         this.kind = p.kind();
         this.sqes = new Sqe[sqEntries];
         for (int i = 0; i < sqEntries; i++) {
@@ -364,6 +371,46 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
     }
 
+    // =============================================================== ops' entry points (posting right)
+
+    /** Arms the request's poll wait for {@code mask}: 0 (completes on readiness), or -errno. */
+    public int armPoll(Request req, int mask) {
+        return issuer.arm(req, mask);
+    }
+
+    /**
+     * POLL_REMOVE: claims the armed request with {@code userData} for cancellation (it ends
+     * with -ECANCELED in its task). 0, or -ENOENT if no armed request has that user data.
+     */
+    public int removePoll(long userData) {
+        Request target = armed.find(userData);
+        if (target == null) {
+            return -Errno.ENOENT;
+        }
+        issuer.cancelArmed(target);
+        return 0;
+    }
+
+    /** Selects a provided buffer for the request from its group (its len caps the size). */
+    public int selectBuffer(Request req) {
+        return buffers.select(req, req.bufGroup, req.len);
+    }
+
+    public void provideBuffers(int groupId, MemorySegment region, int bufLen, int count, int firstBid) {
+        buffers.provide(groupId, region, bufLen, count, firstBid);
+    }
+
+    public int removeBuffers(int groupId, int count) {
+        return buffers.remove(groupId, count);
+    }
+
+    /** Posting right: every armed request of this ring is asked to end (close()). */
+    private void cancelAllArmed() {
+        for (Request r = armed.first(); r != null; r = r.armedNext) {
+            issuer.cancelArmed(r);
+        }
+    }
+
     /** Direct I/O, if started (any thread; see {@link #directIo}). */
     DirectIo directIoIfStarted() {
         return directIo;
@@ -551,6 +598,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             TaskContext oc = ownerCtx;
             if (oc != null) {
                 oc.withToken(() -> {
+                    cancelAllArmed();
                     oc.runTaskWork(false);
                     if (local != null) {
                         oc.runList(local.list, false);
@@ -558,6 +606,12 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 });
             }
         } else {
+            lockRing();
+            try {
+                cancelAllArmed();
+            } finally {
+                unlockRing();
+            }
             TaskContext self = TaskContext.current();
             for (TaskContext c : submitters) {
                 if (c == self) {

@@ -27,6 +27,14 @@ public abstract class OpDef {
         return false;
     }
 
+    /**
+     * Must run inline under the posting right even with {@code SqeFlags.ASYNC}: it changes
+     * ring state (provided buffers, armed polls) that workers may not touch.
+     */
+    public boolean inlineOnly() {
+        return false;
+    }
+
     /** Called on the submitting side just before the request goes to io-wq (e.g. to hash it). */
     public void preparePunt(Request req) {
     }
@@ -36,6 +44,29 @@ public abstract class OpDef {
      * {@code -errno}; the request then completes with that error without being issued.
      */
     public abstract int prep(Request req, Sqe sqe);
+
+    /**
+     * The poll events to wait for when {@link #issue} returned -EAGAIN on a pollable file
+     * (socket, pipe, eventfd, tty): the request is armed and retried on readiness. 0 = the
+     * file is not pollable (a regular file): the request goes to io-wq instead.
+     */
+    public int pollMask(Request req) {
+        return 0;
+    }
+
+    /** The poll wait stays armed after readiness (multishot POLL_ADD and ACCEPT). */
+    public boolean pollMultishot(Request req) {
+        return false;
+    }
+
+    /**
+     * The armed request's file reported {@code revents}: by default retry the operation
+     * inline ({@link #issue} non-blocking). Ops that complete on readiness itself (POLL_ADD)
+     * or stay armed (multishot) override it. Same results as {@link #issue}.
+     */
+    public int pollReady(Request req, int revents) {
+        return issue(req, true);
+    }
 
     /**
      * Performs the operation. {@code nonBlocking}: the inline attempt in the submitting

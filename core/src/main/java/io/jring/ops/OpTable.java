@@ -17,6 +17,16 @@ public final class OpTable {
         DEFS[Opcode.FSYNC] = new FsyncOp();
         DEFS[Opcode.OPENAT] = new OpenatOp();
         DEFS[Opcode.CLOSE] = new CloseOp();
+        DEFS[Opcode.POLL_ADD] = new PollAddOp();
+        DEFS[Opcode.POLL_REMOVE] = new PollRemoveOp();
+        DEFS[Opcode.SOCKET] = new SocketOp();
+        DEFS[Opcode.ACCEPT] = new AcceptOp();
+        DEFS[Opcode.CONNECT] = new ConnectOp();
+        DEFS[Opcode.SEND] = new SendRecvOp(true);
+        DEFS[Opcode.RECV] = new SendRecvOp(false);
+        DEFS[Opcode.SHUTDOWN] = new ShutdownOp();
+        DEFS[Opcode.PROVIDE_BUFFERS] = new ProvideBuffersOp(true);
+        DEFS[Opcode.REMOVE_BUFFERS] = new ProvideBuffersOp(false);
     }
 
     private OpTable() {}

@@ -2,6 +2,7 @@ package io.jring.ops;
 
 import io.jring.Errno;
 import io.jring.Sqe;
+import io.jring.SqeFlags;
 import io.jring.core.Request;
 import io.jring.sys.DirectFds;
 import io.jring.sys.FileCalls;
@@ -83,6 +84,15 @@ abstract class RwOp extends OpDef {
             int r = issueDirect(req);
             return r == 0 ? ISSUE_QUEUED : r;
         }
+        if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && req.selectedBid < 0) {
+            if (!nonBlocking) {
+                return -Errno.ENOBUFS;   // none was left when it went to io-wq
+            }
+            int r = req.ring.selectBuffer(req);
+            if (r != 0) {
+                return r;
+            }
+        }
         SysCallContext sc = nonBlocking ? req.ring.resources().inlineSys() : SysCallContext.current();
         long total = length(req);
         long skip = req.done;
@@ -137,6 +147,23 @@ abstract class RwOp extends OpDef {
         }
         return write ? FileCalls.pwritev2(sc, fd, iov, n, off, rwf)
                      : FileCalls.preadv2(sc, fd, iov, n, off, rwf);
+    }
+
+    /**
+     * A pipe, socket or character device can be polled: a read that would block waits for
+     * POLLIN (a write for POLLOUT) instead of a worker. Regular files and block devices go
+     * to io-wq. One fstat, on the EAGAIN path only.
+     */
+    @Override
+    public final int pollMask(Request req) {
+        if ((req.opFlags & FileCalls.RWF_NOWAIT) != 0) {
+            return 0;   // the caller wants -EAGAIN, not a wait
+        }
+        int type = FsCalls.fileType(SysCallContext.current(), req.fd);
+        if (type == Structs.Stat.S_IFIFO || type == Structs.Stat.S_IFSOCK || type == Structs.Stat.S_IFCHR) {
+            return write ? io.jring.sys.PollCalls.EPOLLOUT : io.jring.sys.PollCalls.EPOLLIN;
+        }
+        return 0;
     }
 
     /** 0 if the device took it, -EAGAIN for io-wq, or -errno. */

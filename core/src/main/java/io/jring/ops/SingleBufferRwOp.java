@@ -15,8 +15,21 @@ final class SingleBufferRwOp extends RwOp {
         this.fixed = fixed;
     }
 
+    /** Plain READ may take a provided buffer, as in Linux. */
+    @Override
+    public boolean bufferSelect() {
+        return !write && !fixed;
+    }
+
+    private static boolean selects(Request req) {
+        return (req.flags & io.jring.SqeFlags.BUFFER_SELECT) != 0;
+    }
+
     @Override
     int prepBuffers(Request req) {
+        if (selects(req)) {
+            return req.addr == null ? 0 : -io.jring.Errno.EINVAL;
+        }
         int bad = Buffers.check(req.addr, req.len);
         if (bad != 0) {
             return bad;
@@ -26,7 +39,7 @@ final class SingleBufferRwOp extends RwOp {
 
     @Override
     int issueDirect(Request req) {
-        if (req.off < 0 || req.done != 0 || Files.checkLive(req.addr) != 0) {
+        if (selects(req) || req.off < 0 || req.done != 0 || Files.checkLive(req.addr) != 0) {
             return -io.jring.Errno.EAGAIN;
         }
         return req.ring.submitDirect(req, write, req.addr.address(), req.len, req.off);
@@ -34,7 +47,7 @@ final class SingleBufferRwOp extends RwOp {
 
     @Override
     long length(Request req) {
-        return req.len;
+        return selects(req) ? req.selectedLength : req.len;
     }
 
     @Override
@@ -44,6 +57,10 @@ final class SingleBufferRwOp extends RwOp {
 
     @Override
     int fillIovecs(Request req, MemorySegment iov, long skip) {
+        if (selects(req)) {
+            Structs.Iovec.set(iov, 0, req.selectedAddress + skip, req.selectedLength - skip);
+            return 1;
+        }
         int bad = Files.checkLive(req.addr);
         if (bad != 0) {
             return bad;

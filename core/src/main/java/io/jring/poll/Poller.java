@@ -44,6 +44,9 @@ public final class Poller {
     /** Sources that need the owner to sleep in epoll (armed polls, busy direct I/O); holder only. */
     private int demand;
 
+    /** fd -> its entry in the epoll set (kept after the last wait leaves); holder only. */
+    private ArmedFd[] byFd = new ArmedFd[64];
+
     /** Sources kept for the poller's life (a ring's direct-I/O eventfd), by identity. */
     private PollSource[] persistent = new PollSource[0];
 
@@ -223,6 +226,65 @@ public final class Poller {
 
     private long handle(int slot) {
         return ((long) generations[slot] << 32) | slot;
+    }
+
+    // ---------------------------------------------------------------- armed waits
+
+    /**
+     * Holder: arms {@code w} for {@code mask} (poll bits) on {@code fd}. The fd's interest is
+     * re-set with every arm ({@code EPOLL_CTL_MOD}, edge-triggered), which makes epoll
+     * re-check readiness now: an fd that is already ready reports at the next wait. Returns 0,
+     * or -errno (-EPERM: the fd does not support poll, e.g. a regular file; -EBADF).
+     */
+    public int arm(PollWait w, int fd, int mask, boolean multishot) {
+        if (fd < 0) {
+            return -Errno.EBADF;
+        }
+        if (fd >= byFd.length) {
+            byFd = Arrays.copyOf(byFd, Math.max(fd + 1, byFd.length * 2));
+        }
+        ArmedFd a = byFd[fd];
+        if (a == null) {
+            a = new ArmedFd(fd);
+            byFd[fd] = a;
+        }
+        w.mask = mask;
+        w.multishot = multishot;
+        int interest = (a.interest() | mask | PollCalls.EPOLLET) & ~PollCalls.EPOLLONESHOT;
+        int r;
+        if (a.handle != 0) {
+            r = modify(a.handle, fd, interest);
+            if (r == -Errno.ENOENT) {
+                // The fd was closed (and its number perhaps reused): register it afresh.
+                remove(a.handle, fd, false);
+                a.handle = 0;
+            }
+        } else {
+            r = -Errno.ENOENT;
+        }
+        if (r == -Errno.ENOENT) {
+            long h = add(a, fd, interest);
+            if (h < 0) {
+                return (int) h;
+            }
+            a.handle = h;
+            r = 0;
+        }
+        if (r < 0) {
+            return r;
+        }
+        a.link(w);
+        demand++;
+        return 0;
+    }
+
+    /** Holder: unlinks an armed wait (cancel, removal, end of a multishot); no-op if not armed. */
+    public void disarm(PollWait w) {
+        ArmedFd a = w.on;
+        if (a != null) {
+            a.unlink(w);
+            demand--;
+        }
     }
 
     /** Holder: one more (or fewer, with a negative delta) reason to sleep in epoll. */

@@ -104,6 +104,30 @@ public final class PollCalls {
         }
     }
 
+    /** {@code poll(struct pollfd *, nfds_t, int timeout)}; may block. */
+    public static final MethodHandle POLL = Libc.downcall("poll",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+
+    /**
+     * poll(2) on one fd: the revents (0 on timeout), or -errno. {@code timeoutMs} 0 checks
+     * readiness now; -1 waits forever.
+     */
+    public static int pollOne(SysCallContext ctx, int fd, int events, int timeoutMs) {
+        try {
+            MemorySegment pfd = ctx.scratch();
+            pfd.set(JAVA_INT, 0, fd);
+            pfd.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 4, (short) events);
+            pfd.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 6, (short) 0);
+            int r = (int) POLL.invokeExact(ctx.capture(), pfd, 1L, timeoutMs);
+            if (r < 0) {
+                return -ctx.lastErrno();
+            }
+            return r == 0 ? 0 : pfd.get(java.lang.foreign.ValueLayout.JAVA_SHORT, 6) & 0xFFFF;
+        } catch (Throwable t) {
+            return Libc.errnoOf(t);
+        }
+    }
+
     public static int eventfd(SysCallContext ctx, int initialValue, int flags) {
         try {
             int r = (int) EVENTFD.invokeExact(ctx.capture(), initialValue, flags);

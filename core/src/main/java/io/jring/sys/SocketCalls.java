@@ -75,6 +75,12 @@ public final class SocketCalls {
     /** Only with MSG_DONTWAIT. */
     public static final MethodHandle RECV_CRITICAL = Libc.critical("recv", XFER);
     public static final MethodHandle SEND_CRITICAL = Libc.critical("send", XFER);
+    private static final FunctionDescriptor XFER_AT = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT);
+    /** recv/send on a raw address: provided buffers and checked segments, no slice object per call. */
+    public static final MethodHandle RECV_AT = Libc.downcall("recv", XFER_AT);
+    public static final MethodHandle SEND_AT = Libc.downcall("send", XFER_AT);
+    public static final MethodHandle RECV_AT_CRITICAL = Libc.critical("recv", XFER_AT);
+    public static final MethodHandle SEND_AT_CRITICAL = Libc.critical("send", XFER_AT);
     public static final MethodHandle SHUTDOWN = Libc.downcall("shutdown",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
 
@@ -214,6 +220,33 @@ public final class SocketCalls {
         }
         try {
             long r = (long) RECV.invokeExact(ctx.capture(), fd, buf, len, flags);
+            return r >= 0 ? r : -ctx.lastErrno();
+        } catch (Throwable t) {
+            return Libc.errnoOf(t);
+        }
+    }
+
+    /**
+     * recv into {@code len} bytes at {@code address}, which the caller keeps alive. With
+     * {@code nowait}: {@code flags | MSG_DONTWAIT} on a critical handle (-EAGAIN: arm poll).
+     */
+    public static long recvAt(SysCallContext ctx, int fd, long address, long len, int flags, boolean nowait) {
+        try {
+            long r = nowait
+                    ? (long) RECV_AT_CRITICAL.invokeExact(ctx.capture(), fd, address, len, flags | MSG_DONTWAIT)
+                    : (long) RECV_AT.invokeExact(ctx.capture(), fd, address, len, flags);
+            return r >= 0 ? r : -ctx.lastErrno();
+        } catch (Throwable t) {
+            return Libc.errnoOf(t);
+        }
+    }
+
+    /** send of {@code len} bytes at {@code address}; as {@link #recvAt}. Adds MSG_NOSIGNAL: a dead peer is -EPIPE, never SIGPIPE. */
+    public static long sendAt(SysCallContext ctx, int fd, long address, long len, int flags, boolean nowait) {
+        try {
+            long r = nowait
+                    ? (long) SEND_AT_CRITICAL.invokeExact(ctx.capture(), fd, address, len, flags | MSG_DONTWAIT | MSG_NOSIGNAL)
+                    : (long) SEND_AT.invokeExact(ctx.capture(), fd, address, len, flags | MSG_NOSIGNAL);
             return r >= 0 ? r : -ctx.lastErrno();
         } catch (Throwable t) {
             return Libc.errnoOf(t);

@@ -29,6 +29,7 @@ public final class Tracing {
     public static volatile boolean complete;
     public static volatile boolean taskAdd;
     public static volatile boolean taskWorkRun;
+    public static volatile boolean pollArm;
 
     static {
         try {
@@ -80,6 +81,7 @@ public final class Tracing {
         complete = isOn(CompleteEvent.class);
         taskAdd = isOn(TaskAddEvent.class);
         taskWorkRun = isOn(TaskWorkRunEvent.class);
+        pollArm = isOn(PollArmEvent.class);
     }
 
     private static boolean isOn(Class<? extends Event> type) {

@@ -1,0 +1,176 @@
+package io.jring.core;
+
+import io.jring.CqeFlags;
+import io.jring.Errno;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * A ring's provided-buffer groups (Linux's classic {@code io_buffer_list}s): PROVIDE_BUFFERS
+ * appends buffers to a group, a {@code BUFFER_SELECT} request takes the first one, a request
+ * that did not use its buffer (it went to poll, or failed) puts it back at the head, and a
+ * used one travels to the application with the CQE ({@code CqeFlags.BUFFER}, id in the upper
+ * 16 bits). Posting right only: plain fields.
+ */
+final class ProvidedBuffers {
+    private static final int MAX_GROUPS = 1 << 16;
+
+    private Group[] groups = new Group[8];
+
+    /** Appends {@code count} buffers of {@code bufLen} bytes cut from {@code region}, ids from {@code firstBid}. */
+    void provide(int groupId, MemorySegment region, int bufLen, int count, int firstBid) {
+        group(groupId, true).append(region, bufLen, count, firstBid);
+    }
+
+    /** Removes up to {@code count} buffers: how many, or -ENOENT if the group has none. */
+    int remove(int groupId, int count) {
+        Group g = group(groupId, false);
+        if (g == null || g.size == 0) {
+            return -Errno.ENOENT;
+        }
+        return g.removeFirst(count);
+    }
+
+    /**
+     * Gives {@code req} the group's first buffer ({@code req.selectedBid/Address/Length},
+     * the length capped at {@code wanted} when positive). 0, or -ENOBUFS if the group is
+     * empty, -EFAULT if the buffer's memory is gone.
+     */
+    int select(Request req, int groupId, int wanted) {
+        Group g = group(groupId, false);
+        if (g == null || g.size == 0) {
+            return -Errno.ENOBUFS;
+        }
+        return g.takeFirst(req, wanted);
+    }
+
+    /** A selected buffer the request did not use goes back to the head of its group. */
+    void recycle(Request req) {
+        if (req.selectedBid < 0) {
+            return;
+        }
+        group(req.bufGroup, true).pushFirst(req);
+        req.selectedBid = -1;
+    }
+
+    /**
+     * At completion: a request that transferred data ({@code res >= 0}) hands its buffer to
+     * the application (returns the CQE flags that say which), any other puts it back.
+     */
+    int complete(Request req, int res) {
+        if (req.selectedBid < 0) {
+            return 0;
+        }
+        if (res < 0) {
+            recycle(req);
+            return 0;
+        }
+        int flags = CqeFlags.BUFFER | (req.selectedBid << 16);
+        req.selectedBid = -1;
+        return flags;
+    }
+
+    private Group group(int id, boolean create) {
+        if (id < 0 || id >= MAX_GROUPS) {
+            return null;
+        }
+        if (id >= groups.length) {
+            if (!create) {
+                return null;
+            }
+            groups = Arrays.copyOf(groups, Math.max(id + 1, groups.length * 2));
+        }
+        Group g = groups[id];
+        if (g == null && create) {
+            g = new Group();
+            groups[id] = g;
+        }
+        return g;
+    }
+
+    /** One group: a deque of buffers (address, length, id, owning region) in a circular array. */
+    private static final class Group {
+        private long[] addresses = new long[16];
+        private int[] lengths = new int[16];
+        private int[] bids = new int[16];
+        private MemorySegment[] regions = new MemorySegment[16];
+        private int head;
+        private int size;
+
+        void append(MemorySegment region, int bufLen, int count, int firstBid) {
+            ensure(size + count);
+            long base = region.address();
+            for (int i = 0; i < count; i++) {
+                int at = (head + size) & (bids.length - 1);
+                set(at, base + (long) i * bufLen, bufLen, firstBid + i, region);
+                size++;
+            }
+        }
+
+        int takeFirst(Request req, int wanted) {
+            int at = head;
+            MemorySegment region = regions[at];
+            if (!region.scope().isAlive()) {
+                return -Errno.EFAULT;
+            }
+            req.selectedBid = bids[at];
+            req.selectedAddress = addresses[at];
+            req.selectedLength = wanted > 0 ? Math.min(wanted, lengths[at]) : lengths[at];
+            req.selectedRegion = region;
+            req.selectedCapacity = lengths[at];
+            regions[at] = null;
+            head = (head + 1) & (bids.length - 1);
+            size--;
+            return 0;
+        }
+
+        void pushFirst(Request req) {
+            ensure(size + 1);
+            head = (head - 1) & (bids.length - 1);
+            set(head, req.selectedAddress, req.selectedCapacity, req.selectedBid, req.selectedRegion);
+            size++;
+            req.selectedRegion = null;
+        }
+
+        int removeFirst(int count) {
+            int n = Math.min(count, size);
+            for (int i = 0; i < n; i++) {
+                regions[head] = null;
+                head = (head + 1) & (bids.length - 1);
+            }
+            size -= n;
+            return n;
+        }
+
+        private void set(int at, long address, int length, int bid, MemorySegment region) {
+            addresses[at] = address;
+            lengths[at] = length;
+            bids[at] = bid;
+            regions[at] = region;
+        }
+
+        private void ensure(int needed) {
+            if (needed <= bids.length) {
+                return;
+            }
+            int cap = Integer.highestOneBit(needed - 1) << 1;
+            long[] a = new long[cap];
+            int[] l = new int[cap];
+            int[] b = new int[cap];
+            MemorySegment[] r = new MemorySegment[cap];
+            for (int i = 0; i < size; i++) {
+                int from = (head + i) & (bids.length - 1);
+                a[i] = addresses[from];
+                l[i] = lengths[from];
+                b[i] = bids[from];
+                r[i] = regions[from];
+            }
+            addresses = a;
+            lengths = l;
+            bids = b;
+            regions = r;
+            head = 0;
+        }
+    }
+}

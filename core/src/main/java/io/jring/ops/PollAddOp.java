@@ -1,0 +1,73 @@
+package io.jring.ops;
+
+import io.jring.Errno;
+import io.jring.Sqe;
+import io.jring.SqeFlags;
+import io.jring.core.Request;
+
+/**
+ * POLL_ADD (the kernel's {@code io_poll_add}): completes with the ready events of the fd,
+ * masked by the requested ones (POLLERR and POLLHUP are always reported). With
+ * {@code POLL_ADD_MULTI} in len it stays armed and posts a CQE with {@code MORE} on every
+ * readiness until POLL_REMOVE or cancellation ends it. A file that cannot be polled (a
+ * regular file) is always ready for reading and writing, as Linux's default poll mask says.
+ */
+final class PollAddOp extends OpDef {
+    /** The request mask lives in {@code opFlags}; Linux's poll32_events is 32 bits. */
+    private static final int ONESHOT_AND_ET = io.jring.sys.PollCalls.EPOLLONESHOT | io.jring.sys.PollCalls.EPOLLET;
+    private static final int ALWAYS = io.jring.sys.PollCalls.EPOLLERR | io.jring.sys.PollCalls.EPOLLHUP;
+    /** Linux's DEFAULT_POLLMASK: POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM. */
+    private static final int DEFAULT_POLLMASK = 0x1 | 0x4 | 0x40 | 0x100;
+    /** IORING_POLL_ADD_MULTI | IORING_POLL_ADD_LEVEL: the flags POLL_ADD takes in len. */
+    private static final int ADD_FLAGS = Sqe.POLL_ADD_MULTI | 8;
+
+    @Override
+    public int prep(Request req, Sqe sqe) {
+        req.copyArgs(sqe);
+        if ((req.len & ~ADD_FLAGS) != 0 || req.off != 0 || req.addr != null
+                || (req.flags & SqeFlags.BUFFER_SELECT) != 0) {
+            return -Errno.EINVAL;
+        }
+        req.opFlags &= ~ONESHOT_AND_ET;
+        return Files.resolveFd(req);
+    }
+
+    @Override
+    public int issue(Request req, boolean nonBlocking) {
+        int r = req.ring.armPoll(req, req.opFlags);
+        if (r == -Errno.EPERM) {
+            return req.opFlags & DEFAULT_POLLMASK;
+        }
+        return r == 0 ? ISSUE_QUEUED : r;
+    }
+
+    @Override
+    public int pollMask(Request req) {
+        return req.opFlags;
+    }
+
+    @Override
+    public boolean pollMultishot(Request req) {
+        return (req.len & Sqe.POLL_ADD_MULTI) != 0;
+    }
+
+    @Override
+    public int pollReady(Request req, int revents) {
+        int res = revents & (req.opFlags | ALWAYS);
+        if (pollMultishot(req)) {
+            req.postMore(res, 0);
+            return ISSUE_QUEUED;
+        }
+        return res;
+    }
+
+    @Override
+    public boolean boundedWork() {
+        return false;
+    }
+
+    @Override
+    public boolean inlineOnly() {
+        return true;
+    }
+}

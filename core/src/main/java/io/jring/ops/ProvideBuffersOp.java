@@ -1,0 +1,60 @@
+package io.jring.ops;
+
+import io.jring.Errno;
+import io.jring.Sqe;
+import io.jring.SqeFlags;
+import io.jring.core.Request;
+import io.jring.sys.Buffers;
+
+/**
+ * PROVIDE_BUFFERS and REMOVE_BUFFERS (the kernel's classic provided buffers): the count is
+ * in fd, the buffer length in len, the first buffer id in off, the group in buf_group.
+ * Providing appends {@code count} buffers cut from the region (result 0); removing takes up
+ * to {@code count} out (result how many, -ENOENT if the group has none). They change the
+ * ring's groups, so they always run inline under the posting right, as Linux runs them
+ * under the ring lock.
+ */
+final class ProvideBuffersOp extends OpDef {
+    /** Linux's MAX_BIDS_PER_BGID. */
+    private static final int MAX_BIDS = 1 << 16;
+
+    private final boolean provide;
+
+    ProvideBuffersOp(boolean provide) {
+        this.provide = provide;
+    }
+
+    @Override
+    public int prep(Request req, Sqe sqe) {
+        req.copyArgs(sqe);
+        int count = req.fd;
+        if ((req.flags & (SqeFlags.FIXED_FILE | SqeFlags.BUFFER_SELECT)) != 0 || req.opFlags != 0
+                || count <= 0 || count > MAX_BIDS || req.bufGroup < 0 || req.bufGroup >= MAX_BIDS) {
+            return -Errno.EINVAL;
+        }
+        if (!provide) {
+            return req.off != 0 || req.addr != null || req.len != 0 ? -Errno.EINVAL : 0;
+        }
+        if (req.len <= 0 || req.off < 0 || req.off + count > MAX_BIDS) {
+            return -Errno.EINVAL;
+        }
+        return Buffers.check(req.addr, (long) req.len * count);
+    }
+
+    @Override
+    public int issue(Request req, boolean nonBlocking) {
+        if (!provide) {
+            return req.ring.removeBuffers(req.bufGroup, req.fd);
+        }
+        if (!req.addr.scope().isAlive()) {
+            return -Errno.EFAULT;
+        }
+        req.ring.provideBuffers(req.bufGroup, req.addr, req.len, req.fd, (int) req.off);
+        return 0;
+    }
+
+    @Override
+    public boolean inlineOnly() {
+        return true;
+    }
+}

@@ -1,0 +1,28 @@
+package io.jring.ops;
+
+import io.jring.Errno;
+import io.jring.Sqe;
+import io.jring.core.Request;
+import io.jring.sys.SocketCalls;
+
+/** SHUTDOWN: {@code shutdown(fd, how)} with how in len; never blocks, runs inline. */
+final class ShutdownOp extends OpDef {
+    @Override
+    public int prep(Request req, Sqe sqe) {
+        req.copyArgs(sqe);
+        if (req.off != 0 || req.addr != null || req.opFlags != 0) {
+            return -Errno.EINVAL;
+        }
+        return Files.resolveFd(req);
+    }
+
+    @Override
+    public int issue(Request req, boolean nonBlocking) {
+        return SocketCalls.shutdown(NetOps.sys(req, nonBlocking), req.fd, req.len);
+    }
+
+    @Override
+    public boolean boundedWork() {
+        return false;
+    }
+}
