@@ -35,6 +35,12 @@ public final class Poller {
     private final SysCallContext sc = SysCallContext.shared();
     private final MemorySegment events;
     private final int epfd;
+    /**
+     * Where armed fds are registered: {@link #epfd} itself (the owner waits on them), or,
+     * with a {@link PollerThread}, a second epoll instance that thread waits on.
+     */
+    private final int armEpfd;
+    private final PollerThread thread;
     private final int wakeFd;
 
     private PollSource[] sources = new PollSource[16];
@@ -78,8 +84,10 @@ public final class Poller {
         }
     }
 
-    private Poller(int epfd, int wakeFd) {
+    private Poller(int epfd, int wakeFd, int armEpfd, io.jring.tw.TaskContext owner) {
         this.epfd = epfd;
+        this.armEpfd = armEpfd;
+        this.thread = armEpfd != epfd ? new PollerThread(this, owner, armEpfd) : null;
         this.wakeFd = wakeFd;
         this.events = arena.allocate(MAX_EVENTS * Structs.EpollEvent.SIZE, 8);
         for (int i = sources.length - 1; i > WAKE_SLOT; i--) {
@@ -87,8 +95,18 @@ public final class Poller {
         }
     }
 
-    /** Creates the epoll instance and the wake eventfd; IllegalStateException with the errno if Linux refuses. */
-    public static Poller open() {
+    /**
+     * Which thread waits for armed fds: {@code owner} (default: the owner's wait blocks in
+     * epoll) or {@code thread} (a {@link PollerThread} per poller hands readiness over as
+     * task work). The two are measured against each other in docs/BENCHMARKS.md.
+     */
+    static final boolean THREAD_MODE = "thread".equals(System.getProperty("jring.poller", "owner"));
+
+    /**
+     * Creates the epoll instance and the wake eventfd for {@code owner}'s context;
+     * IllegalStateException with the errno if Linux refuses.
+     */
+    public static Poller open(io.jring.tw.TaskContext owner) {
         SysCallContext sc = SysCallContext.current();
         int ep = PollCalls.epollCreate(sc, PollCalls.EPOLL_CLOEXEC);
         if (ep < 0) {
@@ -107,7 +125,20 @@ public final class Poller {
             FsCalls.close(sc, ep);
             throw new IllegalStateException("epoll_ctl(eventfd) failed: " + Errno.name(-r));
         }
-        return new Poller(ep, efd);
+        int armEp = ep;
+        if (THREAD_MODE) {
+            armEp = PollCalls.epollCreate(sc, PollCalls.EPOLL_CLOEXEC);
+            if (armEp < 0) {
+                FsCalls.close(sc, efd);
+                FsCalls.close(sc, ep);
+                throw new IllegalStateException("epoll_create1 failed: " + Errno.name(-armEp));
+            }
+        }
+        Poller p = new Poller(ep, efd, armEp, owner);
+        if (p.thread != null) {
+            p.thread.start();
+        }
+        return p;
     }
 
     // ---------------------------------------------------------------- sources
@@ -117,9 +148,13 @@ public final class Poller {
      * of {@code source}. Returns a handle for {@link #modify}/{@link #remove}, or -errno.
      */
     public long add(PollSource source, int fd, int events) {
+        return add(source, fd, events, epfd);
+    }
+
+    private long add(PollSource source, int fd, int events, int ep) {
         int slot = allocSlot(source);
         long handle = handle(slot);
-        int r = PollCalls.epollCtl(sc, epfd, PollCalls.EPOLL_CTL_ADD, fd, events, handle);
+        int r = PollCalls.epollCtl(sc, ep, PollCalls.EPOLL_CTL_ADD, fd, events, handle);
         if (r < 0) {
             freeSlot(slot);
             return r;
@@ -129,7 +164,7 @@ public final class Poller {
 
     /** Re-arms or changes the interest of a registered fd: 0 or -errno. */
     public int modify(long handle, int fd, int events) {
-        return PollCalls.epollCtl(sc, epfd, PollCalls.EPOLL_CTL_MOD, fd, events, handle);
+        return PollCalls.epollCtl(sc, armEpfd, PollCalls.EPOLL_CTL_MOD, fd, events, handle);
     }
 
     /**
@@ -142,7 +177,7 @@ public final class Poller {
             return;
         }
         if (deregister) {
-            PollCalls.epollCtl(sc, epfd, PollCalls.EPOLL_CTL_DEL, fd, 0, 0L);
+            PollCalls.epollCtl(sc, armEpfd, PollCalls.EPOLL_CTL_DEL, fd, 0, 0L);
         }
         freeSlot(slot);
     }
@@ -263,7 +298,7 @@ public final class Poller {
             r = -Errno.ENOENT;
         }
         if (r == -Errno.ENOENT) {
-            long h = add(a, fd, interest);
+            long h = add(a, fd, interest, armEpfd);
             if (h < 0) {
                 return (int) h;
             }
@@ -292,9 +327,9 @@ public final class Poller {
         demand += delta;
     }
 
-    /** Holder: a wait should block in epoll rather than park. */
+    /** Holder: a wait should block in epoll rather than park (armed waits, and no poller thread watches them). */
     public boolean hasDemand() {
-        return demand > 0;
+        return demand > 0 && thread == null;
     }
 
     /** Holder: registered sources besides the wake eventfd and persistent ones. */
@@ -330,6 +365,11 @@ public final class Poller {
     }
 
     private int dispatch(int n) {
+        return dispatch(events, n);
+    }
+
+    /** Holder: runs the sources of {@code n} events in {@code events} (this poller's, or its thread's buffer). */
+    int dispatch(MemorySegment events, int n) {
         int done = 0;
         for (int i = 0; i < n; i++) {
             long data = Structs.EpollEvent.data(events, i);
@@ -390,6 +430,10 @@ public final class Poller {
         closed = true;
         while (wakersInside != 0) {
             Thread.onSpinWait();
+        }
+        if (thread != null) {
+            thread.stop();
+            FsCalls.close(sc, armEpfd);
         }
         FsCalls.close(sc, wakeFd);
         FsCalls.close(sc, epfd);

@@ -217,7 +217,7 @@ public final class TaskContext {
     public Poller retainPoller() {
         Poller p = poller;
         if (p == null) {
-            p = Poller.open();
+            p = Poller.open(this);
             pollerRetired = false;
             poller = p;
         }
