@@ -38,10 +38,13 @@ final class ArmedList {
         req.armedNext = null;
     }
 
-    /** An armed request with this user data that no cancel has claimed yet, or null. */
-    Request find(long userData) {
+    /**
+     * An armed request with this user data that no cancel has claimed yet, or null.
+     * {@code pollOnly}: POLL_ADD requests only (POLL_REMOVE), as Linux's io_poll_find.
+     */
+    Request find(long userData, boolean pollOnly) {
         for (Request r = head; r != null; r = r.armedNext) {
-            if (r.userData == userData && !r.pollCancelled) {
+            if (r.userData == userData && !r.pollCancelled && (!pollOnly || r.opcode == io.jring.Opcode.POLL_ADD)) {
                 return r;
             }
         }

@@ -224,15 +224,15 @@ final class CompletionReader {
         boolean harvested = false;
         for (;;) {
             runPending(tc);
+            if (ring.closed != 0) {
+                throw ring.closedException();   // CQEs still unread are dropped with the ring
+            }
             if (cq.ready() >= n) {
                 if (!harvested && harvestPolls(tc)) {
                     harvested = true;
                     continue;
                 }
                 return true;
-            }
-            if (ring.closed != 0) {
-                throw ring.closedException();
             }
             if (!singleIssuer) {
                 helpSubmitters(tc);

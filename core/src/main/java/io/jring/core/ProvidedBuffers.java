@@ -23,10 +23,13 @@ final class ProvidedBuffers {
         group(groupId, true).append(region, bufLen, count, firstBid);
     }
 
-    /** Removes up to {@code count} buffers: how many, or -ENOENT if the group has none. */
+    /**
+     * Removes up to {@code count} buffers: how many (0 from a group emptied earlier: groups
+     * stay once provided, as in Linux 6.x), or -ENOENT for a group never provided.
+     */
     int remove(int groupId, int count) {
         Group g = group(groupId, false);
-        if (g == null || g.size == 0) {
+        if (g == null) {
             return -Errno.ENOENT;
         }
         return g.removeFirst(count);
@@ -55,14 +58,15 @@ final class ProvidedBuffers {
     }
 
     /**
-     * At completion: a request that transferred data ({@code res >= 0}) hands its buffer to
-     * the application (returns the CQE flags that say which), any other puts it back.
+     * At completion: the buffer goes to the application with the CQE (the returned flags say
+     * which) when data arrived in it; a receive that got nothing (EOF, an error) puts it back,
+     * as Linux 6.x does, while a read keeps it whatever its result, as Linux's rw path does.
      */
     int complete(Request req, int res) {
         if (req.selectedBid < 0) {
             return 0;
         }
-        if (res < 0) {
+        if (res < 0 || (res == 0 && req.opcode == io.jring.Opcode.RECV)) {
             recycle(req);
             return 0;
         }

@@ -379,11 +379,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     /**
-     * POLL_REMOVE: claims the armed request with {@code userData} for cancellation (it ends
-     * with -ECANCELED in its task). 0, or -ENOENT if no armed request has that user data.
+     * POLL_REMOVE: claims the armed POLL_ADD with {@code userData} for cancellation (it ends
+     * with -ECANCELED in its task). 0, or -ENOENT if no armed poll has that user data.
      */
     public int removePoll(long userData) {
-        Request target = armed.find(userData);
+        Request target = armed.find(userData, true);
         if (target == null) {
             return -Errno.ENOENT;
         }

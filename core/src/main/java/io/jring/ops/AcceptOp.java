@@ -30,10 +30,22 @@ final class AcceptOp extends OpDef {
         if (r != 0) {
             return r;
         }
-        // addr3: 1 if the listening socket is O_NONBLOCK (its accept4 cannot block).
-        req.addr3 = NetOps.isNonBlocking(req.ring.resources().inlineSys(), req.fd) ? 1 : 0;
+        // addr3: 1 if the listening socket is O_NONBLOCK (its accept4 cannot block), -1 if
+        // the fd is no socket at all (poll would never report it ready).
+        SysCallContext sc = req.ring.resources().inlineSys();
+        int type = io.jring.sys.FsCalls.fileType(sc, req.fd);
+        if (type < 0) {
+            return type;
+        }
+        if (type != io.jring.sys.Structs.Stat.S_IFSOCK) {
+            req.addr3 = NOT_A_SOCKET;
+        } else {
+            req.addr3 = NetOps.isNonBlocking(sc, req.fd) ? 1 : 0;
+        }
         return 0;
     }
+
+    private static final long NOT_A_SOCKET = -1;
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
@@ -50,6 +62,9 @@ final class AcceptOp extends OpDef {
     }
 
     private static int acceptOnce(Request req, boolean nonBlocking) {
+        if (req.addr3 == NOT_A_SOCKET) {
+            return -Errno.ENOTSOCK;
+        }
         SysCallContext sc = NetOps.sys(req, nonBlocking);
         if (nonBlocking && req.addr3 == 0 && !NetOps.readyNow(sc, req.fd, NetOps.POLLIN)) {
             return -Errno.EAGAIN;

@@ -15,7 +15,7 @@ import io.jring.core.Request;
 final class PollAddOp extends OpDef {
     /** The request mask lives in {@code opFlags}; Linux's poll32_events is 32 bits. */
     private static final int ONESHOT_AND_ET = io.jring.sys.PollCalls.EPOLLONESHOT | io.jring.sys.PollCalls.EPOLLET;
-    private static final int ALWAYS = io.jring.sys.PollCalls.EPOLLERR | io.jring.sys.PollCalls.EPOLLHUP;
+    private static final int ALWAYS = io.jring.poll.Poller.ALWAYS_REPORTED;
     /** Linux's DEFAULT_POLLMASK: POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM. */
     private static final int DEFAULT_POLLMASK = 0x1 | 0x4 | 0x40 | 0x100;
     /** IORING_POLL_ADD_MULTI | IORING_POLL_ADD_LEVEL: the flags POLL_ADD takes in len. */
@@ -27,6 +27,9 @@ final class PollAddOp extends OpDef {
         if ((req.len & ~ADD_FLAGS) != 0 || req.off != 0 || req.addr != null
                 || (req.flags & SqeFlags.BUFFER_SELECT) != 0) {
             return -Errno.EINVAL;
+        }
+        if ((req.len & Sqe.POLL_ADD_MULTI) != 0 && (req.flags & SqeFlags.CQE_SKIP_SUCCESS) != 0) {
+            return -Errno.EINVAL;   // a multishot poll's CQEs cannot be skipped
         }
         req.opFlags &= ~ONESHOT_AND_ET;
         return Files.resolveFd(req);

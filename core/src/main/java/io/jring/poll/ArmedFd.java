@@ -7,8 +7,7 @@ package io.jring.poll;
  * Holder of the poller's task only.
  */
 final class ArmedFd implements PollSource {
-    /** Always reported by poll, whatever the mask. */
-    static final int ALWAYS = io.jring.sys.PollCalls.EPOLLERR | io.jring.sys.PollCalls.EPOLLHUP;
+    private static final int ALWAYS = Poller.ALWAYS_REPORTED;
 
     final int fd;
     /** Poller handle of the registration; 0 = not registered. */

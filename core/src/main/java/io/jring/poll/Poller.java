@@ -27,6 +27,12 @@ import java.util.Arrays;
  * buffer of the same epoll_wait has a new generation, so the stale event is dropped.
  */
 public final class Poller {
+    /**
+     * Reported to every wait whatever its mask (Linux's IO_POLL_UNMASK: POLLERR, POLLHUP,
+     * POLLNVAL, POLLRDHUP); POLLRDHUP is therefore always part of the epoll interest.
+     */
+    public static final int ALWAYS_REPORTED = PollCalls.EPOLLERR | PollCalls.EPOLLHUP | 0x20 | PollCalls.EPOLLRDHUP;
+
     /** Events taken per epoll_wait. */
     private static final int MAX_EVENTS = 128;
     private static final int WAKE_SLOT = 0;
@@ -285,7 +291,7 @@ public final class Poller {
         }
         w.mask = mask;
         w.multishot = multishot;
-        int interest = (a.interest() | mask | PollCalls.EPOLLET) & ~PollCalls.EPOLLONESHOT;
+        int interest = (a.interest() | mask | PollCalls.EPOLLET | PollCalls.EPOLLRDHUP) & ~PollCalls.EPOLLONESHOT;
         int r;
         if (a.handle != 0) {
             r = modify(a.handle, fd, interest);
