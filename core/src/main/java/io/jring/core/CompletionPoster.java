@@ -30,13 +30,35 @@ final class CompletionPoster {
         if (req.selectedBid >= 0) {
             cflags |= ring.buffers.complete(req, res);
         }
+        boolean failed = res < 0 || req.failed;
         if (res < 0) {
             failedEvent(req, res, null);
         }
-        if (res < 0 || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
+        if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, res, cflags);
         }
+        Request next = req.link;
+        if (next != null) {
+            req.link = null;
+            ring.links.completed(req, next, failed);
+        }
+        release(req);
+    }
+
+    /** A request that never ran (a cancelled chain member): its CQE unless skipped, then free. */
+    void finishQuietly(Request req, int res, boolean skipCqe) {
+        ring.buffers.recycle(req);
+        if (!skipCqe) {
+            post(req.userData, res, 0);
+        }
+        release(req);
+    }
+
+    private void release(Request req) {
         ring.pool.release(req);
+        if (ring.drain.active()) {
+            ring.drain.flush();
+        }
     }
 
     /** A request that failed before it was issued. */
@@ -44,10 +66,10 @@ final class CompletionPoster {
         ring.buffers.recycle(req);
         failedEvent(req, err, reason);
         post(req.userData, err, 0);
-        ring.pool.release(req);
+        release(req);
     }
 
-    private void failedEvent(Request req, int err, String reason) {
+    void failedEvent(Request req, int err, String reason) {
         ReqFailedEvent ev = new ReqFailedEvent();
         if (ev.shouldCommit()) {
             ev.ring = ring.id;
@@ -67,6 +89,7 @@ final class CompletionPoster {
         if (Tracing.complete) {
             traceComplete(userData, res, cflags);
         }
+        ring.timeouts.posted();
     }
 
     private void traceComplete(long userData, int res, int cflags) {

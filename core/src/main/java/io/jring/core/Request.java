@@ -1,5 +1,7 @@
 package io.jring.core;
 
+import io.jring.sys.SysCallContext;
+
 import io.jring.Sqe;
 import io.jring.iowq.IoWork;
 import io.jring.ops.OpDef;
@@ -50,6 +52,27 @@ public final class Request extends TaskWork implements IoWork {
     /** Runs on io-wq's unbound account even if its op is bounded work (a read of a pipe or socket). */
     public boolean unbound;
 
+    /** The next request of its IO_LINK chain, held until this one completes. Posting right. */
+    Request link;
+    /**
+     * Linux's REQ_F_FAIL: the request failed (an error, a short read or write) or failed
+     * while its chain was assembled (then {@link #res} holds its error). A failed request
+     * breaks its link. Posting right.
+     */
+    public boolean failed;
+    /** Submit path: this request heads a chain with an IO_DRAIN member (the chain drains as one). */
+    boolean drainChain;
+    /** LINK_TIMEOUT: the request it guards (null once that completed or the timer fired). Posting right. */
+    Request timeoutTarget;
+    /** Timers: expiry (System.nanoTime) and heap slot (-1 when not armed); under the timer lock. */
+    long deadline;
+    int heapIndex = -1;
+    /** TIMEOUT with a count: it completes when the ring's CQE count reaches this. Posting right. */
+    long targetSeq;
+    /** In the ring's timeout list (TIMEOUT requests alive): links, posting right. */
+    Request timeoutNext;
+    Request timeoutPrev;
+
     /** This request's poll wait: created on its first arm, kept with the pooled request. */
     AsyncPoll poll;
     /**
@@ -71,6 +94,22 @@ public final class Request extends TaskWork implements IoWork {
     public int selectedLength;
     int selectedCapacity;
     MemorySegment selectedRegion;
+
+    /**
+     * An io-wq worker is issuing it (set around the op's call there): a non-blocking attempt
+     * from a worker must use the worker's syscall scratch, not the ring's inline one, which
+     * only the posting right's holder may use. Written and read by the issuing thread.
+     */
+    boolean inWorker;
+
+    public boolean inWorker() {
+        return inWorker;
+    }
+
+    /** The syscall scratch for an attempt: the ring's inline one in the submitting task, else the thread's own. */
+    public SysCallContext sys(boolean nonBlocking) {
+        return nonBlocking && !inWorker ? ring.resources().inlineSys() : SysCallContext.current();
+    }
 
     /** Result to post, and CQE flags. */
     public int res;
@@ -103,6 +142,11 @@ public final class Request extends TaskWork implements IoWork {
         this.pollEvents = 0;
         this.pollCancelled = false;
         this.selectedBid = -1;
+        this.link = null;
+        this.failed = false;
+        this.drainChain = false;
+        this.timeoutTarget = null;
+        this.heapIndex = -1;
     }
 
     /** Copies the remaining SQE fields, for ops that keep them past submission. */
@@ -133,6 +177,10 @@ public final class Request extends TaskWork implements IoWork {
         arg = null;
         taskFunc = null;
         selectedRegion = null;
+        link = null;
+        timeoutTarget = null;
+        timeoutNext = null;
+        timeoutPrev = null;
     }
 
     @Override

@@ -59,15 +59,45 @@ final class RequestIssuer {
             err = def.prep(req, sqe);
         }
         if (err != 0) {
+            if (ring.links.assembling() || (flags & LinkChains.LINK_FLAGS) != 0) {
+                rejectEvent(req, err);
+                return ring.links.submitFailed(req, err);
+            }
             reject(req, err);
             return false;
         }
-        if (((flags & SqeFlags.ASYNC) != 0 && !def.inlineOnly()) || def.forceAsync()) {
+        ring.links.submit(req);
+        return true;
+    }
+
+    /** A request (or chain head) ready to go: it waits behind a drain, or is issued. */
+    void queue(Request req) {
+        if (ring.drain.active() || DrainQueue.drains(req)) {
+            ring.drain.defer(req);
+        } else {
+            issue(req);
+        }
+    }
+
+    /** Issues a request: inline, or to io-wq (ASYNC, ops that block); starts its link timeout. */
+    void issue(Request req) {
+        Request next = req.link;
+        if (next != null && next.timeoutTarget == req) {
+            ring.timeouts.armLink(next);
+        }
+        OpDef def = req.def;
+        if (((req.flags & SqeFlags.ASYNC) != 0 && !def.inlineOnly()) || def.forceAsync()) {
             punt(req);
         } else {
             issueInline(req);
         }
-        return true;
+    }
+
+    /** The timer thread: a timeout expired; it completes in its task. */
+    void timerFired(Request req) {
+        req.taskFunc = Timeouts.FIRED;
+        req.setCompletionWork(true);
+        queueTaskWork(req, false);
     }
 
     private void traceSubmit(Request req) {
@@ -81,6 +111,15 @@ final class RequestIssuer {
 
     /** Fails a request before issue, saying why in the ReqFailed event. */
     private void reject(Request req, int err) {
+        ring.poster.fail(req, err, reason(req));
+    }
+
+    /** A chain member failed before issue: only the event now; the chain posts when it ends. */
+    private void rejectEvent(Request req, int err) {
+        ring.poster.failedEvent(req, err, reason(req));
+    }
+
+    private String reason(Request req) {
         OpDef def = req.def;
         String reason;
         if (def == null) {
@@ -92,7 +131,7 @@ final class RequestIssuer {
         } else {
             reason = "invalid SQE for " + Opcode.name(req.opcode);
         }
-        ring.poster.fail(req, err, reason);
+        return reason;
     }
 
     private void issueInline(Request req) {
@@ -257,7 +296,13 @@ final class RequestIssuer {
             return -Errno.ENOBUFS;   // the group was empty when it was punted
         }
         for (;;) {
-            int r = req.def.issue(req, true);
+            req.inWorker = true;
+            int r;
+            try {
+                r = req.def.issue(req, true);
+            } finally {
+                req.inWorker = false;
+            }
             if (r != -Errno.EAGAIN) {
                 return r;
             }

@@ -41,6 +41,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** A DirectIo completion: frees the AIO slot, then completes as usual. */
     static final TaskWorkFunc DIRECT_COMPLETE = (req, cancel) -> {
         req.ring.directIo.release(req);
+        if (req.res >= 0 && req.res < req.len) {
+            req.failed = true;   // a short direct read or write breaks a link
+        }
         RingContext.COMPLETE.run(req, cancel);
     };
 
@@ -73,6 +76,13 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
      */
     private volatile DirectIo directIo;
     private boolean directIoUnavailable;
+    /** IO_LINK chains being assembled and continued; posting right only. */
+    final LinkChains links = new LinkChains(this);
+    /** IO_DRAIN's queue; posting right only. */
+    final DrainQueue drain = new DrainQueue(this);
+    /** TIMEOUT/LINK_TIMEOUT bookkeeping (posting right) and their timer thread. */
+    final Timeouts timeouts = new Timeouts(this);
+    private final Timers timers = new Timers(this);
     /** Armed requests of this ring, in whatever poller: posting right only. */
     final ArmedList armed = new ArmedList();
     /** Provided-buffer groups: posting right only. */
@@ -317,6 +327,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 }
             }
             sqHead = head;
+            links.endSubmit();
             flushDirect();
             poster.flush();
         } finally {
@@ -404,11 +415,98 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return buffers.remove(groupId, count);
     }
 
+    Timers timers() {
+        return timers;
+    }
+
+    /** LINK_TIMEOUT prep: it guards the chain member before it (-EINVAL if there is none). */
+    public int attachLinkTimeout(Request lt) {
+        Request prev = links.lastMember();
+        if (prev == null || prev.opcode == io.jring.Opcode.LINK_TIMEOUT) {
+            return -Errno.EINVAL;
+        }
+        lt.timeoutTarget = prev;
+        return 0;
+    }
+
+    public void armTimeout(Request req, long nanos, int count, int flags) {
+        timeouts.arm(req, nanos, count, flags);
+    }
+
+    public int removeTimeout(long userData) {
+        return timeouts.remove(userData);
+    }
+
+    /**
+     * ASYNC_CANCEL: cancels the requests that match (by user data, by fd with
+     * {@code Cancel.FD}, or any with {@code Cancel.ANY}; all of them with {@code Cancel.ALL}
+     * or ANY) in io-wq, among armed polls and among timeouts, in Linux's order. Returns 0 (or
+     * the count with ALL/ANY), -ENOENT, or -EALREADY if a match runs in io-wq.
+     */
+    public int cancelMatching(Request canceller, int flags, long userData, int fd) {
+        boolean all = (flags & (io.jring.Cancel.ALL | io.jring.Cancel.ANY)) != 0;
+        java.util.function.Predicate<Request> match;
+        if ((flags & io.jring.Cancel.ANY) != 0) {
+            match = r -> r != canceller;
+        } else if ((flags & io.jring.Cancel.FD) != 0) {
+            match = r -> r != canceller && r.fd == fd;
+        } else {
+            match = r -> r != canceller && r.userData == userData;
+        }
+        int count = 0;
+        IoWq.Cancellation c = iowq.cancel(w -> w instanceof Request r && r.ring == this && match.test(r), all);
+        count += c.cancelled();
+        boolean running = c.result() == IoWq.CancelResult.RUNNING;
+        if (!all && (count > 0 || running)) {
+            return count > 0 ? 0 : -Errno.EALREADY;
+        }
+        for (Request r = armed.first(); r != null; r = r.armedNext) {
+            if (!r.pollCancelled && match.test(r)) {
+                issuer.cancelArmed(r);
+                count++;
+                if (!all) {
+                    return 0;
+                }
+            }
+        }
+        if ((flags & io.jring.Cancel.FD) == 0) {
+            int n = timeouts.cancel(match, all);
+            count += n;
+            if (!all && n > 0) {
+                return 0;
+            }
+        }
+        if (count > 0) {
+            return all ? count : 0;
+        }
+        return running ? -Errno.EALREADY : -Errno.ENOENT;
+    }
+
+    /** A link timeout expired: cancels its target. 0, -EALREADY (running in io-wq), or -ENOENT. */
+    int cancelRequest(Request target) {
+        IoWq.Cancellation c = iowq.cancel(w -> w == target, false);
+        if (c.cancelled() > 0) {
+            return 0;
+        }
+        if (c.result() == IoWq.CancelResult.RUNNING) {
+            return -Errno.EALREADY;
+        }
+        if (target.inArmedList) {
+            return issuer.cancelArmed(target) ? 0 : -Errno.EALREADY;
+        }
+        if (target.opcode == io.jring.Opcode.TIMEOUT && timeouts.cancel(r -> r == target, false) > 0) {
+            return 0;
+        }
+        return -Errno.ENOENT;
+    }
+
     /** Posting right: every armed request of this ring is asked to end (close()). */
     private void cancelAllArmed() {
         for (Request r = armed.first(); r != null; r = r.armedNext) {
             issuer.cancelArmed(r);
         }
+        timeouts.cancelAll();
+        drain.cancelAll();
     }
 
     /** Direct I/O, if started (any thread; see {@link #directIo}). */
@@ -580,6 +678,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             waiter = null;
         }
         iowq.release();
+        timers.close();
         releasePollers();
         if (directIo != null) {
             directIo.close();

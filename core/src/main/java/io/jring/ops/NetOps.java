@@ -14,7 +14,7 @@ final class NetOps {
 
     /** The syscall scratch for an attempt: the ring's inline one, or the worker thread's. */
     static SysCallContext sys(Request req, boolean nonBlocking) {
-        return nonBlocking ? req.ring.resources().inlineSys() : SysCallContext.current();
+        return req.sys(nonBlocking);
     }
 
     /** True if the fd's file is O_NONBLOCK (then connect/accept never block); false on error. */

@@ -27,6 +27,10 @@ public final class OpTable {
         DEFS[Opcode.SHUTDOWN] = new ShutdownOp();
         DEFS[Opcode.PROVIDE_BUFFERS] = new ProvideBuffersOp(true);
         DEFS[Opcode.REMOVE_BUFFERS] = new ProvideBuffersOp(false);
+        DEFS[Opcode.TIMEOUT] = new TimeoutOp(Opcode.TIMEOUT);
+        DEFS[Opcode.TIMEOUT_REMOVE] = new TimeoutOp(Opcode.TIMEOUT_REMOVE);
+        DEFS[Opcode.LINK_TIMEOUT] = new TimeoutOp(Opcode.LINK_TIMEOUT);
+        DEFS[Opcode.ASYNC_CANCEL] = new CancelOp();
     }
 
     private OpTable() {}

@@ -93,7 +93,7 @@ abstract class RwOp extends OpDef {
                 return r;
             }
         }
-        SysCallContext sc = nonBlocking ? req.ring.resources().inlineSys() : SysCallContext.current();
+        SysCallContext sc = req.sys(nonBlocking);
         long total = length(req);
         long skip = req.done;
         MemorySegment iov = iovecsFor(req, sc, nonBlocking);
@@ -121,7 +121,11 @@ abstract class RwOp extends OpDef {
             // own): keep it, so such a request ends with -EAGAIN here instead of blocking.
             r = transfer(sc, req, iov, n, off, rwf, false);
         }
-        return finish(req, r);
+        int res = finish(req, r);
+        if (res >= 0 && res < total) {
+            req.failed = true;   // a short read or write breaks a link, as in Linux
+        }
+        return res;
     }
 
     /**
@@ -186,6 +190,6 @@ abstract class RwOp extends OpDef {
         if (count <= SysCallContext.IOVEC_CAPACITY) {
             return sc.iovecs();
         }
-        return req.ring.resources().largeIovecs(count, nonBlocking);
+        return req.ring.resources().largeIovecs(count, nonBlocking && !req.inWorker());
     }
 }

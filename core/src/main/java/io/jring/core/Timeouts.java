@@ -1,0 +1,173 @@
+package io.jring.core;
+
+import io.jring.Errno;
+import io.jring.Opcode;
+import io.jring.Timeout;
+
+/**
+ * TIMEOUT, TIMEOUT_REMOVE and LINK_TIMEOUT (the kernel's timeout.c). A TIMEOUT completes
+ * with -ETIME when its timer expires, or with 0 once {@code count} CQEs were posted after it
+ * was issued (count 0: a pure timer). The CQE count is Linux's: every CQE posted, except
+ * those of timeouts that expired. A LINK_TIMEOUT guards the request before it in a chain:
+ * its timer starts when that request is issued; on expiry the request is cancelled and the
+ * timeout completes -ETIME (or with the cancel's error), and if the request completes first
+ * the timeout completes -ECANCELED.
+ *
+ * <p>Posting right only, except the timers' heap ({@link Timers}, locked).
+ */
+final class Timeouts {
+    /** Task work of a request whose timer expired. */
+    static final TaskWorkFunc FIRED = (req, cancel) -> req.ring.timeouts.fired(req, cancel);
+
+    private final RingContext ring;
+    /** TIMEOUT requests alive (armed, or fired and queued), oldest first. */
+    private Request head;
+    private Request tail;
+    /** CQEs posted that count for TIMEOUT's count. */
+    private long seq;
+    /** Alive TIMEOUTs with a count: only then does a post look at the list. */
+    private int counting;
+
+    Timeouts(RingContext ring) {
+        this.ring = ring;
+    }
+
+    /** Issue of a TIMEOUT: {@code nanos} (relative or {@link Timeout#ABS}), {@code count} CQEs. */
+    void arm(Request req, long nanos, int count, int flags) {
+        append(req);
+        req.targetSeq = count > 0 ? seq + (count & 0xFFFFFFFFL) : -1;
+        if (count > 0) {
+            counting++;
+        }
+        ring.timers().arm(req, Timers.deadlineOf(nanos, (flags & Timeout.ABS) != 0));
+    }
+
+    /** A chain's request was issued: start the timer of the LINK_TIMEOUT that guards it. */
+    void armLink(Request lt) {
+        ring.timers().arm(lt, Timers.deadlineOf(lt.addr2, (lt.opFlags & Timeout.ABS) != 0));
+    }
+
+    /** Every posted CQE: counts it, and completes TIMEOUTs whose count is reached. */
+    void posted() {
+        seq++;
+        if (counting > 0) {
+            completeCounted();
+        }
+    }
+
+    private void completeCounted() {
+        boolean again = true;
+        while (again) {
+            again = false;
+            for (Request r = head; r != null; r = r.timeoutNext) {
+                if (r.targetSeq >= 0 && seq >= r.targetSeq && ring.timers().cancel(r)) {
+                    remove(r);
+                    ring.poster.postAndFree(r, 0, 0);   // posts: may reach further counts
+                    again = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    /** TIMEOUT_REMOVE: 0 (the timeout completes -ECANCELED), -ENOENT, or -EALREADY if it is expiring. */
+    int remove(long userData) {
+        for (Request r = head; r != null; r = r.timeoutNext) {
+            if (r.userData == userData) {
+                if (!ring.timers().cancel(r)) {
+                    return -Errno.EALREADY;
+                }
+                remove(r);
+                ring.poster.postAndFree(r, -Errno.ECANCELED, 0);
+                return 0;
+            }
+        }
+        return -Errno.ENOENT;
+    }
+
+    /**
+     * ASYNC_CANCEL: cancels alive TIMEOUTs that {@code match} (the first, or all); returns
+     * how many it cancelled.
+     */
+    int cancel(java.util.function.Predicate<Request> match, boolean all) {
+        int n = 0;
+        for (Request r = head; r != null; ) {
+            Request next = r.timeoutNext;
+            if (match.test(r) && ring.timers().cancel(r)) {
+                remove(r);
+                ring.poster.postAndFree(r, -Errno.ECANCELED, 0);
+                n++;
+                if (!all) {
+                    return n;
+                }
+            }
+            r = next;
+        }
+        return n;
+    }
+
+    /** close(): every armed TIMEOUT completes -ECANCELED. */
+    void cancelAll() {
+        cancel(r -> true, true);
+    }
+
+    /** Task work: a timer expired. */
+    private void fired(Request req, boolean cancel) {
+        if (req.opcode == Opcode.LINK_TIMEOUT) {
+            linkFired(req, cancel);
+            return;
+        }
+        remove(req);
+        boolean cancelled = cancel || ring.isClosing();
+        if (!cancelled) {
+            seq--;   // an expired timeout's CQE does not count (Linux's cq_timeouts)
+        }
+        ring.poster.postAndFree(req, cancelled ? -Errno.ECANCELED : -Errno.ETIME, 0);
+    }
+
+    private void linkFired(Request lt, boolean cancel) {
+        Request target = lt.timeoutTarget;
+        if (target == null) {
+            ring.poster.postAndFree(lt, -Errno.ETIME, 0);   // the target completed meanwhile
+            return;
+        }
+        lt.timeoutTarget = null;
+        target.link = lt.link;   // the chain goes on (or fails) from the target
+        lt.link = null;
+        int r = cancel ? -Errno.ECANCELED : ring.cancelRequest(target);
+        ring.poster.postAndFree(lt, r == 0 ? -Errno.ETIME : r, 0);
+    }
+
+    private void append(Request r) {
+        r.timeoutNext = null;
+        r.timeoutPrev = tail;
+        if (tail == null) {
+            head = r;
+        } else {
+            tail.timeoutNext = r;
+        }
+        tail = r;
+    }
+
+    private void remove(Request r) {
+        if (r.timeoutPrev == null && head != r) {
+            return;   // not in the list
+        }
+        if (r.targetSeq >= 0) {
+            counting--;
+            r.targetSeq = -1;
+        }
+        if (r.timeoutPrev == null) {
+            head = r.timeoutNext;
+        } else {
+            r.timeoutPrev.timeoutNext = r.timeoutNext;
+        }
+        if (r.timeoutNext == null) {
+            tail = r.timeoutPrev;
+        } else {
+            r.timeoutNext.timeoutPrev = r.timeoutPrev;
+        }
+        r.timeoutNext = null;
+        r.timeoutPrev = null;
+    }
+}

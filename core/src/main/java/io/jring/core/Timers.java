@@ -1,0 +1,193 @@
+package io.jring.core;
+
+import java.util.Arrays;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A ring's timers (the kernel's hrtimers for TIMEOUT and LINK_TIMEOUT): one thread, started
+ * on the first timeout, sleeps until the earliest deadline; an expired request goes back to
+ * its task as task work, where it completes. A binary heap ordered by deadline.
+ *
+ * <p>Threads: {@link #arm} and {@link #cancel} run under the posting right, the timer thread
+ * pops expired entries; all heap access is under {@link #lock}. A request that {@link #cancel}
+ * no longer finds has fired: its task work is queued, and it completes there.
+ */
+final class Timers {
+    private final RingContext ring;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private Request[] heap = new Request[16];
+    private int size;
+    private Thread thread;
+    private boolean stopping;
+
+    Timers(RingContext ring) {
+        this.ring = ring;
+    }
+
+    /** Arms {@code r} to expire at {@code deadline} ({@link System#nanoTime()} time). */
+    void arm(Request r, long deadline) {
+        lock.lock();
+        try {
+            if (stopping) {
+                deadline = Long.MIN_VALUE;   // fires at once, completes -ECANCELED as the ring closes
+            }
+            r.deadline = deadline;
+            if (size == heap.length) {
+                heap = Arrays.copyOf(heap, size * 2);
+            }
+            heap[size] = r;
+            r.heapIndex = size;
+            siftUp(size++);
+            if (thread == null && !stopping) {
+                thread = Thread.ofPlatform().daemon().name("jring-timer-r" + ring.id).start(this::run);
+            }
+            if (heap[0] == r) {
+                changed.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Disarms {@code r}: true if it had not fired (it will not), false if it fired already. */
+    boolean cancel(Request r) {
+        lock.lock();
+        try {
+            int i = r.heapIndex;
+            if (i < 0) {
+                return false;
+            }
+            removeAt(i);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void run() {
+        Request[] fired = new Request[16];
+        for (;;) {
+            int n = 0;
+            lock.lock();
+            try {
+                for (;;) {
+                    if (stopping && size == 0) {
+                        return;
+                    }
+                    long now = System.nanoTime();
+                    while (size > 0 && (stopping || heap[0].deadline - now <= 0)) {
+                        if (n == fired.length) {
+                            fired = Arrays.copyOf(fired, n * 2);
+                        }
+                        fired[n++] = heap[0];
+                        removeAt(0);
+                    }
+                    if (n > 0) {
+                        break;
+                    }
+                    if (size == 0) {
+                        changed.awaitUninterruptibly();
+                    } else {
+                        try {
+                            changed.awaitNanos(heap[0].deadline - now);
+                        } catch (InterruptedException e) {
+                            // the daemon timer thread is never interrupted on purpose; go on
+                        }
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            for (int i = 0; i < n; i++) {
+                ring.issuer.timerFired(fired[i]);
+                fired[i] = null;
+            }
+        }
+    }
+
+    /** close(), after every request finished: stops the thread. */
+    void close() {
+        Thread t;
+        lock.lock();
+        try {
+            stopping = true;
+            changed.signal();
+            t = thread;
+        } finally {
+            lock.unlock();
+        }
+        if (t != null) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void removeAt(int i) {
+        Request r = heap[i];
+        r.heapIndex = -1;
+        size--;
+        if (i != size) {
+            Request last = heap[size];
+            heap[i] = last;
+            last.heapIndex = i;
+            siftDown(i);
+            siftUp(last.heapIndex);
+        }
+        heap[size] = null;
+    }
+
+    private void siftUp(int i) {
+        Request r = heap[i];
+        while (i > 0) {
+            int p = (i - 1) >>> 1;
+            Request parent = heap[p];
+            if (parent.deadline - r.deadline <= 0) {
+                break;
+            }
+            heap[i] = parent;
+            parent.heapIndex = i;
+            i = p;
+        }
+        heap[i] = r;
+        r.heapIndex = i;
+    }
+
+    private void siftDown(int i) {
+        Request r = heap[i];
+        int half = size >>> 1;
+        while (i < half) {
+            int c = 2 * i + 1;
+            if (c + 1 < size && heap[c + 1].deadline - heap[c].deadline < 0) {
+                c++;
+            }
+            if (r.deadline - heap[c].deadline <= 0) {
+                break;
+            }
+            heap[i] = heap[c];
+            heap[i].heapIndex = i;
+            i = c;
+        }
+        heap[i] = r;
+        r.heapIndex = i;
+    }
+
+    /** For tests. */
+    int armedCount() {
+        lock.lock();
+        try {
+            return size;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    static long deadlineOf(long nanos, boolean absolute) {
+        return absolute ? nanos : System.nanoTime() + Math.max(0, nanos);
+    }
+
+}

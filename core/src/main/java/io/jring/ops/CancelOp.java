@@ -1,0 +1,44 @@
+package io.jring.ops;
+
+import io.jring.Cancel;
+import io.jring.Errno;
+import io.jring.Sqe;
+import io.jring.SqeFlags;
+import io.jring.core.Request;
+
+/**
+ * ASYNC_CANCEL (the kernel's io_async_cancel): finds requests by user data (addr2), by fd
+ * ({@code Cancel.FD}) or any ({@code Cancel.ANY}) — the first match, or all with
+ * {@code Cancel.ALL} — in io-wq, among armed polls and among timeouts, as Linux's
+ * io_try_cancel does. Result 0 (or the count with ALL/ANY), -ENOENT if nothing matched,
+ * -EALREADY if a match is running in io-wq and cannot be stopped. Inline, posting right.
+ */
+final class CancelOp extends OpDef {
+    private static final int VALID = Cancel.ALL | Cancel.FD | Cancel.ANY;
+
+    @Override
+    public int prep(Request req, Sqe sqe) {
+        req.copyArgs(sqe);
+        if ((req.opFlags & ~VALID) != 0 || req.len != 0 || req.off != 0 || req.addr != null
+                || (req.flags & SqeFlags.BUFFER_SELECT) != 0) {
+            return -Errno.EINVAL;
+        }
+        if ((req.opFlags & Cancel.FD) != 0 && (req.opFlags & Cancel.ANY) != 0) {
+            return -Errno.EINVAL;
+        }
+        if ((req.opFlags & Cancel.FD) != 0) {
+            return Files.resolveFd(req);
+        }
+        return 0;
+    }
+
+    @Override
+    public int issue(Request req, boolean nonBlocking) {
+        return req.ring.cancelMatching(req, req.opFlags, req.addr2, req.fd);
+    }
+
+    @Override
+    public boolean inlineOnly() {
+        return true;
+    }
+}
