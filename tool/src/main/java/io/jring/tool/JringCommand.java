@@ -1,6 +1,7 @@
 package io.jring.tool;
 
 import io.jring.tool.bench.BenchCommand;
+import io.jring.tool.echo.EchoServerCommand;
 import io.jring.tool.fio.CompareCommand;
 import io.jring.tool.fio.FioCommand;
 import picocli.CommandLine;
@@ -23,7 +24,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "jring", mixinStandardHelpOptions = true, versionProvider = JringCommand.Version.class,
         description = "jring: Linux io_uring's architecture in Java. Benchmarks and tools.",
-        subcommands = {BenchCommand.class, FioCommand.class, CompareCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {BenchCommand.class, FioCommand.class, CompareCommand.class, EchoServerCommand.class,
+                CommandLine.HelpCommand.class},
         footer = {"", "With no command, runs 'jring fio' with its defaults: 4k random reads at QD32 for 5 s on a 256 MiB temp file."})
 public final class JringCommand implements Callable<Integer> {
 

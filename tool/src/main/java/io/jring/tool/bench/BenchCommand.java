@@ -1,5 +1,6 @@
 package io.jring.tool.bench;
 
+import io.jring.tool.echo.EchoBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -8,11 +9,11 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code jring bench}: the micro benchmarks, one small class each (BENCHMARKS.md "The tool").
- * Later issues add msgring, echo, heavytw, diowrite here.
+ * Later issues add msgring, heavytw, diowrite here.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Micro benchmarks of the engine; each prints a human summary or, with --output-format=json, JSON lines.",
-        subcommands = {NopBench.class, TwaddBench.class})
+        subcommands = {NopBench.class, TwaddBench.class, EchoBench.class})
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec

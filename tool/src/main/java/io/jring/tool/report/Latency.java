@@ -27,7 +27,8 @@ public record Latency(long p50, long p99, long p999, long max, long count) {
         return "p50 " + time(p50) + "  p99 " + time(p99) + "  p99.9 " + time(p999) + "  max " + time(max);
     }
 
-    static String time(long ns) {
+    /** A duration for humans: "950ns", "1.02us", "2.30ms", "1.50s". */
+    public static String time(long ns) {
         if (ns >= 1_000_000_000L) {
             return Figures.fixed(ns / 1e9, 2) + "s";
         }

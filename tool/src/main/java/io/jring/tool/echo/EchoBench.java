@@ -1,0 +1,300 @@
+package io.jring.tool.echo;
+
+import io.jring.tool.bench.OutputOptions;
+import io.jring.tool.report.Figures;
+import io.jring.tool.report.JsonLine;
+import io.jring.tool.report.Latency;
+import io.jring.tool.report.LiveStatus;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code jring bench echo}: transactions/s and round-trip latency of an echo server under
+ * many connections with one request in flight each (seed 003). Without {@code --port} it
+ * starts the server itself in a child JVM; with {@code --compare} it alternates jring and
+ * Netty's two transports and gives jring's ratios to each.
+ */
+@Command(name = "echo", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Echo round trips: transactions/s and latency of an echo server under many connections (seed 003).",
+            "Each connection keeps one --size request in flight: send, read the echo back, check it, send again."
+                    + " The client runs on Netty's epoll transport with one event-loop thread. Without --port,"
+                    + " the server (--impl) runs in a child JVM started for the run."})
+public final class EchoBench implements Callable<Integer> {
+
+    /** What --compare runs, in the order of its first round. */
+    static final List<EchoImpl> COMPARED = List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING, EchoImpl.JRING);
+    static final int MAX_SIZE = 1 << 20;
+
+    @Option(names = "--connections", defaultValue = "1000", description = "Connections, each with one request in flight (default ${DEFAULT-VALUE}).")
+    int connections;
+
+    @Option(names = "--size", defaultValue = "12", description = "Bytes per request (default ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = "--seconds", defaultValue = "10", description = "Measured time per run (default ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(names = "--warmup", defaultValue = "2", description = "Unmeasured time first, connections busy (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--port", paramLabel = "PORT",
+            description = "Load a server already listening on --host:PORT (--impl then only names it); default: start one.")
+    Integer port;
+
+    @Option(names = "--compare",
+            description = "Run netty-epoll, netty-io_uring and jring servers alternately, --rounds times, and give jring's ratios.")
+    boolean compare;
+
+    @Option(names = "--rounds", paramLabel = "N",
+            description = "Runs of each server, alternating; the median is reported (default: 3 with --compare, else 1).")
+    Integer rounds;
+
+    @Option(names = "--server-java-opts", paramLabel = "OPTS", defaultValue = "",
+            description = "Extra JVM options of the server's child JVM, e.g. \"-XX:StartFlightRecording=filename=echo.jfr\".")
+    String serverJavaOpts;
+
+    @Mixin
+    EchoServerOptions server = new EchoServerOptions();
+
+    @Mixin
+    OutputOptions output = new OutputOptions();
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        validate();
+        PrintWriter out = spec.commandLine().getOut();
+        List<EchoImpl> impls = compare ? COMPARED : List.of(server.impl());
+        int n = roundCount();
+        if (!output.isJson()) {
+            printHeader(out, impls, n);
+        }
+        List<EchoResult> results;
+        long planned = TimeUnit.SECONDS.toNanos((long) (warmup + seconds) * n * impls.size());
+        try (LiveStatus status = output.startStatus(out, planned)) {
+            results = measure(impls, n, (impl, label) -> runTrial(impl, label, status));
+            for (String line : output.isJson() ? jsonLines(results) : humanLines(results)) {
+                status.println(out, line);
+            }
+        }
+        out.flush();
+        return results.stream().anyMatch(EchoResult::isFailed) ? 1 : 0;
+    }
+
+    private void validate() {
+        server.validate(spec.commandLine());
+        if (connections < 1 || connections > 60_000) {
+            throw new ParameterException(spec.commandLine(), "--connections must be 1..60000, got " + connections);
+        }
+        if (size < 1 || size > MAX_SIZE) {
+            throw new ParameterException(spec.commandLine(), "--size must be 1.." + MAX_SIZE + ", got " + size);
+        }
+        if (seconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--seconds must be >= 1, got " + seconds);
+        }
+        if (warmup < 0) {
+            throw new ParameterException(spec.commandLine(), "--warmup must be >= 0, got " + warmup);
+        }
+        if (rounds != null && rounds < 1) {
+            throw new ParameterException(spec.commandLine(), "--rounds must be >= 1, got " + rounds);
+        }
+        if (port != null && (port < 1 || port > 65535)) {
+            throw new ParameterException(spec.commandLine(), "--port must be 1..65535, got " + port);
+        }
+        if (port != null && compare) {
+            throw new ParameterException(spec.commandLine(),
+                    "--compare starts the servers it compares; leave out --port (it loads one running server)");
+        }
+    }
+
+    int roundCount() {
+        return rounds != null ? rounds : compare ? 3 : 1;
+    }
+
+    /**
+     * Every impl once per round, each round starting one impl later so none always runs
+     * first (BENCHMARKS.md: alternate). An impl that fails once is reported failed and
+     * skipped from then on.
+     */
+    List<EchoResult> measure(List<EchoImpl> impls, int n, TrialRunner runner) throws InterruptedException {
+        Map<EchoImpl, List<EchoTrial>> trials = new EnumMap<>(EchoImpl.class);
+        Map<EchoImpl, String> problems = new EnumMap<>(EchoImpl.class);
+        for (int r = 0; r < n; r++) {
+            for (int i = 0; i < impls.size(); i++) {
+                EchoImpl impl = impls.get((i + r) % impls.size());
+                if (problems.containsKey(impl)) {
+                    continue;
+                }
+                String label = "echo " + impl + " c=" + connections + " size=" + size
+                        + (n > 1 ? " round " + (r + 1) + "/" + n : "");
+                try {
+                    trials.computeIfAbsent(impl, k -> new ArrayList<>()).add(runner.run(impl, label));
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Exception e) {
+                    problems.put(impl, e.getMessage() != null ? e.getMessage() : e.toString());
+                }
+            }
+        }
+        List<EchoResult> results = new ArrayList<>();
+        for (EchoImpl impl : impls) {
+            results.add(problems.containsKey(impl) ? EchoResult.failed(impl, problems.get(impl))
+                    : EchoResult.of(impl, trials.get(impl)));
+        }
+        return results;
+    }
+
+    /** One run: the server (started here unless --port), the load, warmup, the measured window. */
+    private EchoTrial runTrial(EchoImpl impl, String label, LiveStatus status)
+            throws IOException, InterruptedException, TrialFailed {
+        ServerProcess child = port == null
+                ? ServerProcess.start(server.serverArgs(impl), ServerProcess.splitOptions(serverJavaOpts)) : null;
+        try {
+            InetSocketAddress address = child != null ? child.address()
+                    : new InetSocketAddress(InetAddress.getByName(server.host()), port);
+            EchoTrial trial;
+            try (EchoLoad load = EchoLoad.connect(address, connections, size)) {
+                status.phase(label, "trans/s", load::transactions);
+                load.start();
+                TimeUnit.SECONDS.sleep(warmup);
+                long serverCpu0 = child != null ? child.cpuNanos() : -1L;
+                EchoLoad.Mark start = load.mark();
+                TimeUnit.SECONDS.sleep(seconds);
+                EchoLoad.Mark end = load.mark();
+                long serverCpu1 = child != null ? child.cpuNanos() : -1L;
+                trial = EchoTrial.between(start, end, serverCpu0 < 0 || serverCpu1 < 0 ? -1L : serverCpu1 - serverCpu0);
+            } catch (IOException e) {
+                throw new TrialFailed(e.getMessage() + (child != null ? "; " + child.diagnostics() : ""));
+            }
+            if (trial.problem() != null) {
+                throw new TrialFailed(trial.problem() + (child != null ? "; " + child.diagnostics() : ""));
+            }
+            return trial;
+        } finally {
+            if (child != null) {
+                child.close();
+            }
+        }
+    }
+
+    private void printHeader(PrintWriter out, List<EchoImpl> impls, int n) {
+        out.printf("jring bench echo: %d connections x %d B, one request in flight each; %d s measured after %d s warmup%s%n",
+                connections, size, seconds, warmup, n > 1 ? ", " + n + " rounds alternating, median" : "");
+        out.printf("  client: Netty epoll, 1 event-loop thread; server: %s%n", port != null
+                ? impls.getFirst() + " at " + server.host() + ":" + port
+                : String.join(", ", impls.stream().map(EchoImpl::label).toList()) + " in a child JVM per run ("
+                        + String.join(" ", server.passedThrough()) + ")");
+        out.flush();
+    }
+
+    List<String> humanLines(List<EchoResult> results) {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format("  %-15s %10s %7s %9s %9s %9s %9s %9s %8s %8s %10s", "server", "trans/s", "spread",
+                "p50", "p90", "p99", "p99.9", "max", "cli CPU", "srv CPU", "srv CPU/tx"));
+        for (EchoResult r : results) {
+            if (r.isFailed()) {
+                lines.add(String.format("  %-15s FAILED: %s", r.impl(), r.problem()));
+                continue;
+            }
+            String[] lat = r.latency().cells();
+            lines.add(String.format("  %-15s %10s %7s %9s %9s %9s %9s %9s %8s %8s %10s", r.impl(),
+                    Figures.si(r.transactionsPerSec()), r.rate().count() > 1 ? Figures.percent(r.rate().spread()) : "-",
+                    lat[0], lat[1], lat[2], lat[3], lat[4], share(r.clientCpu()), share(r.serverCpu()),
+                    Double.isNaN(r.serverCpuNanosPerTransaction()) ? "-"
+                            : Latency.time(Math.round(r.serverCpuNanosPerTransaction()))));
+        }
+        if (compare) {
+            EchoResult jring = find(results, EchoImpl.JRING);
+            if (jring.isFailed()) {
+                lines.add("  no ratios: the jring server failed");
+            } else {
+                for (EchoImpl peer : List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING)) {
+                    EchoResult other = find(results, peer);
+                    lines.add(String.format("  jring / %-15s %s", peer + ":",
+                            other.isFailed() ? "n/a (" + peer + " failed)" : Figures.fixed(jring.ratioTo(other), 2) + "x"));
+                }
+            }
+        }
+        return lines;
+    }
+
+    List<String> jsonLines(List<EchoResult> results) {
+        List<String> lines = new ArrayList<>();
+        for (EchoResult r : results) {
+            JsonLine j = JsonLine.object()
+                    .put("bench", "echo")
+                    .put("impl", r.impl().label())
+                    .put("connections", connections)
+                    .put("size", size)
+                    .put("seconds", seconds)
+                    .put("warmup", warmup)
+                    .put("async", server.async || server.legacyAsync)
+                    .put("legacy_async", server.legacyAsync)
+                    .put("max_unbound", server.maxUnbound)
+                    .put("threads", server.threads)
+                    .put("cores", Runtime.getRuntime().availableProcessors())
+                    .put("ok", !r.isFailed());
+            if (r.isFailed()) {
+                j.put("error", r.problem());
+            } else {
+                j.put("ops_per_sec", Math.round(r.transactionsPerSec()))
+                        .put("rounds", r.rate().count())
+                        .put("spread", r.rate().spread())
+                        .put("min", Math.round(r.rate().min()))
+                        .put("max", Math.round(r.rate().max()))
+                        .put("transactions", r.transactions())
+                        .put("lat_of", "round_trip")
+                        .put("lat_ns", r.latency().toJson())
+                        .put("client_cpu", r.clientCpu())
+                        .put("server_cpu", r.serverCpu())
+                        .put("server_cpu_ns_per_op", Math.rint(r.serverCpuNanosPerTransaction()));
+                if (compare && r.impl() == EchoImpl.JRING) {
+                    j.put("vs_netty_epoll", r.ratioTo(find(results, EchoImpl.NETTY_EPOLL)))
+                            .put("vs_netty_io_uring", r.ratioTo(find(results, EchoImpl.NETTY_IO_URING)));
+                }
+            }
+            lines.add(j.toString());
+        }
+        return lines;
+    }
+
+    /** A share of one core as a percentage, "-" when unknown. */
+    private static String share(double fraction) {
+        return Double.isNaN(fraction) ? "-" : Math.round(fraction * 100) + "%";
+    }
+
+    private static EchoResult find(List<EchoResult> results, EchoImpl impl) {
+        return results.stream().filter(r -> r.impl() == impl).findFirst().orElseThrow();
+    }
+
+    /** One measured run of a server; an exception says why it has no figure. */
+    @FunctionalInterface
+    interface TrialRunner {
+        EchoTrial run(EchoImpl impl, String label) throws Exception;
+    }
+
+    /** A run that produced no valid measurement; the message says why. */
+    static final class TrialFailed extends Exception {
+        TrialFailed(String message) {
+            super(message);
+        }
+    }
+}
