@@ -9,6 +9,7 @@ import io.jring.Errno;
 import io.jring.Opcode;
 import io.jring.Sqe;
 import io.jring.SqeFlags;
+import io.jring.iowq.IoWq;
 import io.jring.ops.OpDef;
 import io.jring.ops.OpTable;
 import io.jring.trace.SubmitSqeEvent;
@@ -278,12 +279,22 @@ final class RequestIssuer {
             r = -Errno.ECANCELED;
         } else {
             int mask = req.def.pollMask(req);
-            r = mask != 0 ? issuePollable(req, mask) : req.def.issue(req, false);
+            r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
         }
         if (r == OpDef.ISSUE_QUEUED) {
             return;
         }
         completeFromElsewhere(req, r, req.cflags);
+    }
+
+    /** A worker's blocking call: its account may start another worker for the queue meanwhile. */
+    private static int issueBlocking(Request req) {
+        IoWq.beginBlocking();
+        try {
+            return req.def.issue(req, false);
+        } finally {
+            IoWq.endBlocking();
+        }
     }
 
     /**
@@ -312,11 +323,16 @@ final class RequestIssuer {
                 queueTaskWork(req, false);
                 return OpDef.ISSUE_QUEUED;
             }
-            while (!ring.isClosing()) {
-                int ready = PollCalls.pollOne(SysCallContext.current(), req.fd, mask, LEGACY_POLL_MS);
-                if (ready != 0) {
-                    break;
+            IoWq.beginBlocking();
+            try {
+                while (!ring.isClosing()) {
+                    int ready = PollCalls.pollOne(SysCallContext.current(), req.fd, mask, LEGACY_POLL_MS);
+                    if (ready != 0) {
+                        break;
+                    }
                 }
+            } finally {
+                IoWq.endBlocking();
             }
             if (ring.isClosing()) {
                 return -Errno.ECANCELED;

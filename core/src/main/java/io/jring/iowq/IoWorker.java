@@ -14,6 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * unparks its thread; the permit makes an unpark before the park harmless.
  */
 final class IoWorker implements Runnable {
+    /** The worker running on this thread, for {@link IoWq#beginBlocking}; set once by run(). */
+    static final ThreadLocal<IoWorker> CURRENT = new ThreadLocal<>();
 
     final IoWqAccount account;
     /** Final, published to other threads by the monitor that registered the worker. */
@@ -43,6 +45,8 @@ final class IoWorker implements Runnable {
      * still true means a timeout or a spurious return, not a wakeup. Guarded by the monitor.
      */
     boolean free;
+    /** Woken (or new) and not yet looking for work: counted in the account's waking; monitor. */
+    boolean woken;
     IoWorker freeNext;
     IoWorker freePrev;
 
@@ -53,6 +57,7 @@ final class IoWorker implements Runnable {
 
     @Override
     public void run() {
+        CURRENT.set(this);
         IoWqAccount a = account;
         IoWork work = null;
         long idleDeadline = 0;

@@ -256,4 +256,23 @@ public final class IoWq implements AutoCloseable {
     public int queuedCount() {
         return pool.bounded.queuedCount() + pool.unbound.queuedCount();
     }
+
+    /**
+     * An item running in a worker is about to block (a blocking syscall): lets the worker's
+     * account start or wake another worker for the queue meanwhile (Linux does this from its
+     * scheduler hook). Call {@link #endBlocking()} after. No-op outside a worker.
+     */
+    public static void beginBlocking() {
+        IoWorker w = IoWorker.CURRENT.get();
+        if (w != null) {
+            w.account.beginBlocking(w);
+        }
+    }
+
+    public static void endBlocking() {
+        IoWorker w = IoWorker.CURRENT.get();
+        if (w != null) {
+            w.account.endBlocking(w);
+        }
+    }
 }

@@ -24,6 +24,13 @@ final class IoWqAccount {
     private final long idleNanos;
     private final WorkList work = new WorkList();
     private final FreeList free = new FreeList();
+    /**
+     * Workers woken or started that have not yet looked for work: an enqueue wakes another
+     * only if the runnable items outnumber them, so a burst of quick items (async hybrid
+     * attempts) does not wake every free worker into contention on this monitor. Guarded by
+     * the monitor.
+     */
+    private int waking;
     /** Every worker whose thread may be alive; terminated ones are pruned on registration. */
     private final List<IoWorker> workers = new ArrayList<>();
 
@@ -34,7 +41,20 @@ final class IoWqAccount {
     /** Set once by shutdown: work is refused, workers leave when their item is done. */
     private boolean exiting;
 
-    IoWqAccount(String namePrefix, int maxWorkers, long idleNanos) {
+    /**
+     * Unbound work (sockets, pipes) mostly does not block: a new worker is started only when
+     * a running one announces that it will ({@link #beginBlocking}), as Linux's io-wq starts
+     * one from its scheduler hook when a worker sleeps. Bounded work (regular files) may
+     * block anywhere, so each item finds or starts a worker at once.
+     */
+    private final boolean createOnBlock;
+    /** Unbound work queued per running worker before another worker is started anyway. */
+    static final int BACKLOG_PER_WORKER = 8;
+    /** Workers inside a blocking call announced with {@link #beginBlocking}. Guarded by the monitor. */
+    private int blocked;
+
+    IoWqAccount(String namePrefix, int maxWorkers, long idleNanos, boolean createOnBlock) {
+        this.createOnBlock = createOnBlock;
         this.namePrefix = namePrefix;
         this.maxWorkers = maxWorkers;
         this.idleNanos = idleNanos;
@@ -59,6 +79,9 @@ final class IoWqAccount {
 
     /** Wakes a free worker, or reserves a new one (returned, to start outside the monitor). */
     private IoWorker wakeOrReserve() {
+        if (waking >= work.runnableCount()) {
+            return null;   // workers on their way will take it
+        }
         if (!free.isEmpty()) {
             wake(free.first());
             return null;
@@ -66,11 +89,48 @@ final class IoWqAccount {
         if (nrWorkers >= maxWorkers) {
             return null; // a busy worker takes it when its current item is done
         }
+        int running = nrWorkers - blocked;
+        if (createOnBlock && running > 0 && work.runnableCount() <= BACKLOG_PER_WORKER * running) {
+            return null; // a running worker takes it soon; one that blocks will start another
+        }
+        return reserve();
+    }
+
+    private IoWorker reserve() {
         nrWorkers++;
         workers.removeIf(wk -> wk.thread.getState() == Thread.State.TERMINATED);
         IoWorker wk = new IoWorker(this, namePrefix + nextWorkerId++);
         workers.add(wk);
+        wk.woken = true;
+        waking++;
         return wk;
+    }
+
+    /**
+     * Worker side: {@code w} is about to block (a blocking syscall in its item). If work is
+     * waiting and no worker is on its way to it, wake a free worker or start a new one, so the
+     * queue does not stall behind the blocked one.
+     */
+    void beginBlocking(IoWorker w) {
+        IoWorker created = null;
+        synchronized (this) {
+            blocked++;
+            if (!exiting && work.runnableCount() > waking) {
+                if (!free.isEmpty()) {
+                    wake(free.first());
+                } else if (nrWorkers < maxWorkers) {
+                    created = reserve();
+                }
+            }
+        }
+        if (created != null) {
+            start(created);
+        }
+    }
+
+    /** Worker side: the blocking call announced with {@link #beginBlocking} returned. */
+    synchronized void endBlocking(IoWorker w) {
+        blocked--;
     }
 
     /** Starts a reserved worker, outside the monitor (thread creation is slow). */
@@ -81,6 +141,7 @@ final class IoWqAccount {
             List<IoWork> orphans = new ArrayList<>();
             synchronized (this) {
                 nrWorkers--;
+                arrived(wk);
                 workers.remove(wk);
                 notifyAll();
                 if (nrWorkers == 0) { // nobody would ever run the queue: cancel it, as Linux
@@ -93,13 +154,24 @@ final class IoWqAccount {
 
     private void wake(IoWorker w) {
         free.unlink(w);
+        w.woken = true;
+        waking++;
         LockSupport.unpark(w.thread);
+    }
+
+    /** Worker side: a woken or new worker arrived to look for work. */
+    private void arrived(IoWorker w) {
+        if (w.woken) {
+            w.woken = false;
+            waking--;
+        }
     }
 
     // ---- worker side (monitor held) ----------------------------------------------------
 
     /** Worker side: the next item for {@code w}, or null when nothing is runnable. */
     IoWork nextWork(IoWorker w) {
+        arrived(w);
         IoWork next = work.take(w);
         if (work.runnableCount() > 0 && !free.isEmpty()) {
             wake(free.first()); // a hashed key came back in line and can run beside this item
@@ -134,6 +206,7 @@ final class IoWqAccount {
 
     /** Worker side: the last step of a worker's thread, so close() may then join it. */
     void workerExit(IoWorker w) {
+        arrived(w);
         work.releaseChain(w);
         nrWorkers--;
         if (work.runnableCount() > 0 && !free.isEmpty()) {

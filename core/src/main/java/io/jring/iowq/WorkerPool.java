@@ -35,8 +35,8 @@ final class WorkerPool {
 
     WorkerPool(String name, int maxBounded, int maxUnbound, long idleNanos) {
         this.name = name;
-        this.bounded = new IoWqAccount("jring-iowq-" + name + "-b", maxBounded, idleNanos);
-        this.unbound = new IoWqAccount("jring-iowq-" + name + "-u", maxUnbound, idleNanos);
+        this.bounded = new IoWqAccount("jring-iowq-" + name + "-b", maxBounded, idleNanos, false);
+        this.unbound = new IoWqAccount("jring-iowq-" + name + "-u", maxUnbound, idleNanos, true);
     }
 
     IoWqAccount account(boolean isBounded) {

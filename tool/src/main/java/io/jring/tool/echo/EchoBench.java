@@ -65,6 +65,11 @@ public final class EchoBench implements Callable<Integer> {
             description = "Runs of each server, alternating; the median is reported (default: 3 with --compare, else 1).")
     Integer rounds;
 
+    @Option(names = "--think-us", paramLabel = "US", defaultValue = "0",
+            description = "Pause of each connection between an echo and its next request, in microseconds "
+                    + "(default 0: send at once). Mostly idle connections are seed 003's regime.")
+    long thinkMicros;
+
     @Option(names = "--server-java-opts", paramLabel = "OPTS", defaultValue = "",
             description = "Extra JVM options of the server's child JVM, e.g. \"-XX:StartFlightRecording=filename=echo.jfr\".")
     String serverJavaOpts;
@@ -172,6 +177,7 @@ public final class EchoBench implements Callable<Integer> {
                     : new InetSocketAddress(InetAddress.getByName(server.host()), port);
             EchoTrial trial;
             try (EchoLoad load = EchoLoad.connect(address, connections, size)) {
+                load.thinkTime(thinkMicros * 1000L);
                 status.phase(label, "trans/s", load::transactions);
                 load.start();
                 TimeUnit.SECONDS.sleep(warmup);

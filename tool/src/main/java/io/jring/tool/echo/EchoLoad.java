@@ -82,6 +82,18 @@ final class EchoLoad implements AutoCloseable {
     record Mark(long transactions, long nanos, Histogram latencySincePrevious, long errors, String firstError,
                 long loopCpuNanos) {}
 
+    /**
+     * Pause between an echo and the next request of a connection, in ns (0 = none): models
+     * clients that are mostly idle, the regime where a worker blocked on one connection
+     * holds up the others (seed 003). Set before the first send; event loop reads it.
+     */
+    private volatile long thinkNanos;
+
+    /** Each connection waits {@code nanos} after an echo before it sends again. */
+    void thinkTime(long nanos) {
+        this.thinkNanos = Math.max(0, nanos);
+    }
+
     private EchoLoad(int size) {
         this.size = size;
         this.group = new MultiThreadIoEventLoopGroup(1, NettyTransport.EPOLL.ioHandlerFactory());
@@ -286,6 +298,12 @@ final class EchoLoad implements AutoCloseable {
             ctx.writeAndFlush(request.retain(), ctx.voidPromise());
         }
 
+        private void sendIfOpen() {
+            if (request != null) {
+                send();
+            }
+        }
+
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf in = (ByteBuf) msg;
@@ -302,7 +320,12 @@ final class EchoLoad implements AutoCloseable {
                 received += n;
                 if (received == load.size) {
                     load.recordRoundTrip(System.nanoTime() - sentAt);
-                    send();
+                    long think = load.thinkNanos;
+                    if (think > 0) {
+                        ctx.executor().schedule(this::sendIfOpen, think, java.util.concurrent.TimeUnit.NANOSECONDS);
+                    } else {
+                        send();
+                    }
                 }
             } finally {
                 in.release();
