@@ -6,8 +6,9 @@ import java.util.ArrayDeque;
 
 /**
  * IO_DRAIN (the kernel's defer list): a drain request (or a chain with a drain member)
- * starts only when every request submitted before it has completed, and while one is
- * pending, later requests queue behind it. A queued entry is released when everything
+ * starts only when every request submitted before it has completed, and from then on later
+ * requests queue here too, until one without drain finds the queue empty and goes straight
+ * through. A queued entry is released when everything
  * alive in the ring is queued here (nothing else in flight) — for the first entry, and for
  * any entry at or after a drain — while entries between the first and the next drain follow
  * the first at once, as Linux's io_queue_deferred does.
@@ -48,6 +49,9 @@ final class DrainQueue {
         queued.addLast(head);
         held += chainLength(head);
         flush();
+        if (!drains(head) && queued.isEmpty()) {
+            active = false;   // as Linux: only a request without drain that went straight through ends it
+        }
     }
 
     /** Releases what may start now (after a completion, or a new entry). */
@@ -67,7 +71,6 @@ final class DrainQueue {
             ring.issuer.queueTaskWork(r, false);
             first = false;
         }
-        active = false;
     }
 
     /** close(): everything still queued completes with -ECANCELED. */

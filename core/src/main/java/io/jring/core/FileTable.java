@@ -66,12 +66,51 @@ final class FileTable {
 
     private static final int F_DUPFD_CLOEXEC = 1030;
 
-    private static void closeAll(int[] t) {
+    /**
+     * Requests in flight on each duplicate, by fd number: a slot replaced or unregistered
+     * while requests use its file closes the duplicate only when the last one completes, as
+     * Linux's requests hold a reference to their file. Posting right, like the table.
+     */
+    private int[] inUse = new int[0];
+    private boolean[] closeWhenIdle = new boolean[0];
+
+    /** A request took slot's descriptor {@code fd}: it stays open until {@link #releaseUse}. */
+    void acquireUse(int fd) {
+        if (fd >= inUse.length) {
+            int n = Math.max(fd + 1, inUse.length * 2);
+            inUse = java.util.Arrays.copyOf(inUse, n);
+            closeWhenIdle = java.util.Arrays.copyOf(closeWhenIdle, n);
+        }
+        inUse[fd]++;
+    }
+
+    /** The request that took {@code fd} completed. */
+    void releaseUse(int fd) {
+        if (--inUse[fd] == 0 && closeWhenIdle[fd]) {
+            closeWhenIdle[fd] = false;
+            closeNow(fd);
+        }
+    }
+
+    private void closeDup(int fd) {
+        if (fd < 0) {
+            return;
+        }
+        if (fd < inUse.length && inUse[fd] > 0) {
+            closeWhenIdle[fd] = true;
+        } else {
+            closeNow(fd);
+        }
+    }
+
+    private static void closeNow(int fd) {
+        DirectFds.closed(fd);
+        FsCalls.close(SysCallContext.current(), fd);
+    }
+
+    private void closeAll(int[] t) {
         for (int fd : t) {
-            if (fd >= 0) {
-                DirectFds.closed(fd);
-                FsCalls.close(SysCallContext.current(), fd);
-            }
+            closeDup(fd);
         }
     }
 
@@ -93,11 +132,7 @@ final class FileTable {
             }
         }
         for (int i = 0; i < files.length; i++) {
-            int old = fds[offset + i];
-            if (old >= 0) {
-                DirectFds.closed(old);
-                FsCalls.close(SysCallContext.current(), old);
-            }
+            closeDup(fds[offset + i]);
             fds[offset + i] = dups[i];
         }
     }
@@ -137,10 +172,7 @@ final class FileTable {
         if (d < 0) {
             return -Errno.EBADF;
         }
-        if (t[index] >= 0) {
-            DirectFds.closed(t[index]);
-            FsCalls.close(SysCallContext.current(), t[index]);
-        }
+        closeDup(t[index]);
         t[index] = d;
         return 0;
     }

@@ -140,7 +140,8 @@ final class LinkChains {
             lt.link = null;
             lt.timeoutTarget = null;
             if (ring.timers().cancel(lt)) {
-                ring.poster.postAndFree(lt, -Errno.ECANCELED, 0);
+                // Not a failure in Linux's eyes: the timeout's own CQE_SKIP_SUCCESS holds.
+                ring.poster.finishQuietly(lt, -Errno.ECANCELED, (lt.flags & SqeFlags.CQE_SKIP_SUCCESS) != 0);
             }
             // else the timer fired: its task work posts -ETIME
             if (next == null) {

@@ -43,6 +43,14 @@ public final class Request extends TaskWork implements IoWork {
     public long addr3;
     public Object arg;
 
+    /** The registered file's descriptor this request keeps open while in flight, or -1. Posting right. */
+    int fixedFd = -1;
+    /**
+     * A cancel found it running in io-wq: its worker ends it with -ECANCELED (-EINTR if it
+     * was blocked) instead of arming a poll or blocking again, as Linux signals the worker.
+     * Written by the canceller (posting right), read by the worker and the ARM task work.
+     */
+    volatile boolean cancelRequested;
     /** Bytes already transferred by an earlier partial attempt (the rest is retried). */
     public long done;
     /** io-wq hash key (buffered writes to one file run serially); 0 = none. */
@@ -138,6 +146,8 @@ public final class Request extends TaskWork implements IoWork {
         this.hashKey = 0;
         this.unbound = false;
         this.aioSlot = -1;
+        this.fixedFd = -1;
+        this.cancelRequested = false;
         this.pollQueued = false;
         this.pollEvents = 0;
         this.pollCancelled = false;

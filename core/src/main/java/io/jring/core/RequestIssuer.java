@@ -56,6 +56,8 @@ final class RequestIssuer {
         if (def == null || (flags & ~SqeFlags.VALID) != 0
                 || ((flags & SqeFlags.BUFFER_SELECT) != 0 && !def.bufferSelect())) {
             err = -Errno.EINVAL;
+        } else if ((flags & (SqeFlags.CQE_SKIP_SUCCESS | SqeFlags.IO_DRAIN)) != 0 && drainRefused(flags)) {
+            err = -Errno.EOPNOTSUPP;
         } else {
             err = def.prep(req, sqe);
         }
@@ -69,6 +71,14 @@ final class RequestIssuer {
         }
         ring.links.submit(req);
         return true;
+    }
+
+    /** Linux's drain_disabled: once a CQE_SKIP_SUCCESS request was seen, IO_DRAIN is refused. */
+    private boolean drainRefused(int flags) {
+        if ((flags & SqeFlags.CQE_SKIP_SUCCESS) != 0) {
+            ring.drainDisabled = true;
+        }
+        return (flags & SqeFlags.IO_DRAIN) != 0 && ring.drainDisabled;
     }
 
     /** A request (or chain head) ready to go: it waits behind a drain, or is issued. */
@@ -201,7 +211,7 @@ final class RequestIssuer {
         req.pollQueued = false;
         int events = req.pollEvents;
         req.pollEvents = 0;
-        if (cancel || req.pollCancelled || ring.isClosing()) {
+        if (cancel || req.pollCancelled || req.cancelRequested || ring.isClosing()) {
             finishArmed(req, -Errno.ECANCELED);
             return;
         }
@@ -252,7 +262,7 @@ final class RequestIssuer {
 
     /** Task work from a worker: arm now, in the request's task. */
     private void armFromWorker(Request req, boolean cancel) {
-        if (cancel || ring.isClosing()) {
+        if (cancel || ring.isClosing() || req.cancelRequested) {
             ring.poster.postAndFree(req, -Errno.ECANCELED, 0);
             return;
         }
@@ -317,6 +327,9 @@ final class RequestIssuer {
             if (r != -Errno.EAGAIN) {
                 return r;
             }
+            if (req.cancelRequested) {
+                return -Errno.ECANCELED;
+            }
             if (!ring.legacyAsync) {
                 req.taskFunc = ARM;
                 req.setCompletionWork(false);
@@ -326,6 +339,9 @@ final class RequestIssuer {
             IoWq.beginBlocking();
             try {
                 while (!ring.isClosing()) {
+                    if (req.cancelRequested) {
+                        return -Errno.EINTR;   // a blocked worker "interrupted" by the cancel
+                    }
                     int ready = PollCalls.pollOne(SysCallContext.current(), req.fd, mask, LEGACY_POLL_MS);
                     if (ready != 0) {
                         break;

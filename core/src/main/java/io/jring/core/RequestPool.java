@@ -32,6 +32,10 @@ final class RequestPool {
     }
 
     void release(Request r) {
+        if (r.fixedFd >= 0) {
+            ring.resources().files.releaseUse(r.fixedFd);
+            r.fixedFd = -1;
+        }
         r.clear();
         if (size == free.length) {
             free = java.util.Arrays.copyOf(free, size * 2);

@@ -87,6 +87,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final ArmedList armed = new ArmedList();
     /** Provided-buffer groups: posting right only. */
     final ProvidedBuffers buffers = new ProvidedBuffers();
+    /**
+     * A CQE_SKIP_SUCCESS request was submitted: IO_DRAIN is refused from then on
+     * (-EOPNOTSUPP), as Linux's drain_disabled. Posting right.
+     */
+    boolean drainDisabled;
     /** ASYNC on pollable files blocks a worker in poll(2) (the pre-hybrid behaviour). */
     final boolean legacyAsync;
     /** Registered files and buffers, inline syscall scratch: posting right only. */
@@ -318,6 +323,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             if (cq.hasOverflow()) {
                 cq.flushOverflow();
             }
+            timeouts.beginBatch();
             while (head != tail) {
                 Sqe sqe = sqes[head & sqMask];
                 head++;
@@ -328,6 +334,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             }
             sqHead = head;
             links.endSubmit();
+            timeouts.endBatch();
             flushDirect();
             poster.flush();
         } finally {
@@ -445,6 +452,17 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
      */
     public int cancelMatching(Request canceller, int flags, long userData, int fd) {
         boolean all = (flags & (io.jring.Cancel.ALL | io.jring.Cancel.ANY)) != 0;
+        // Requests on their way from a worker to their poll (async hybrid's ARM) or to their
+        // CQE are in this task's task work: run it first, so cancel finds them armed.
+        TaskContext self = canceller.task;
+        if (!self.isRunningTaskWork()) {
+            if (self.hasPendingWork()) {
+                self.runTaskWork(false);
+            }
+            if (local != null && !local.isEmpty()) {
+                self.runList(local.list, false);
+            }
+        }
         java.util.function.Predicate<Request> match;
         if ((flags & io.jring.Cancel.ANY) != 0) {
             match = r -> r != canceller;
@@ -454,9 +472,13 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             match = r -> r != canceller && r.userData == userData;
         }
         int count = 0;
-        IoWq.Cancellation c = iowq.cancel(w -> w instanceof Request r && r.ring == this && match.test(r), all);
+        IoWq.Cancellation c = iowq.cancel(w -> w instanceof Request r && r.ring == this && match.test(r)
+                && flagCancel(r), all);
         count += c.cancelled();
         boolean running = c.result() == IoWq.CancelResult.RUNNING;
+        if (all && running) {
+            count++;   // Linux counts a running match too (it signals the worker)
+        }
         if (!all && (count > 0 || running)) {
             return count > 0 ? 0 : -Errno.EALREADY;
         }
@@ -476,28 +498,42 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 return 0;
             }
         }
-        if (count > 0) {
-            return all ? count : 0;
+        if (all) {
+            return count;   // ALL and ANY answer with the count, 0 included, as Linux
         }
         return running ? -Errno.EALREADY : -Errno.ENOENT;
     }
 
-    /** A link timeout expired: cancels its target. 0, -EALREADY (running in io-wq), or -ENOENT. */
+    /**
+     * A link timeout expired: cancels its target. 0, -EALREADY (running in io-wq: it is
+     * flagged, so it ends -ECANCELED rather than arm or block again), or -ENOENT. Armed
+     * requests are looked for first: a worker that just handed one over to its poll may
+     * still look busy to io-wq.
+     */
     int cancelRequest(Request target) {
-        IoWq.Cancellation c = iowq.cancel(w -> w == target, false);
-        if (c.cancelled() > 0) {
-            return 0;
-        }
-        if (c.result() == IoWq.CancelResult.RUNNING) {
-            return -Errno.EALREADY;
-        }
         if (target.inArmedList) {
             return issuer.cancelArmed(target) ? 0 : -Errno.EALREADY;
         }
         if (target.opcode == io.jring.Opcode.TIMEOUT && timeouts.cancel(r -> r == target, false) > 0) {
             return 0;
         }
-        return -Errno.ENOENT;
+        IoWq.Cancellation c = iowq.cancel(w -> w == target && flagCancel(target), false);
+        if (c.cancelled() > 0) {
+            return 0;
+        }
+        if (c.result() == IoWq.CancelResult.RUNNING) {
+            return -Errno.EALREADY;
+        }
+        // In transit between a worker and its poll (its ARM task work is queued): the mark
+        // makes that task work end it with -ECANCELED instead of arming it.
+        target.cancelRequested = true;
+        return 0;
+    }
+
+    /** Marks a request a cancel found in io-wq (queued ones are removed; a running one sees the mark). */
+    private static boolean flagCancel(Request r) {
+        r.cancelRequested = true;
+        return true;
     }
 
     /** Posting right: every armed request of this ring is asked to end (close()). */

@@ -25,6 +25,21 @@ public final class RingResources {
         return files.resolve(index);
     }
 
+    /**
+     * Resolves a FIXED_FILE request's slot into {@code req.fd} and keeps that descriptor open
+     * while the request is in flight (released with the request). 0, or -EBADF.
+     */
+    public int useFixedFile(Request req, int index) {
+        int fd = files.resolve(index);
+        if (fd < 0) {
+            return fd;
+        }
+        files.acquireUse(fd);
+        req.fixedFd = fd;
+        req.fd = fd;
+        return 0;
+    }
+
     /** 0 if the range lies in registered buffer {@code index}, else -EFAULT. */
     public int checkFixedBuffer(int index, MemorySegment addr, long len) {
         return buffers.check(index, addr, len);

@@ -27,6 +27,8 @@ final class Timeouts {
     private long seq;
     /** Alive TIMEOUTs with a count: only then does a post look at the list. */
     private int counting;
+    /** {@link #seq} when the current submit call began, or -1 outside one. */
+    private long batchBase = -1;
 
     Timeouts(RingContext ring) {
         this.ring = ring;
@@ -35,7 +37,8 @@ final class Timeouts {
     /** Issue of a TIMEOUT: {@code nanos} (relative or {@link Timeout#ABS}), {@code count} CQEs. */
     void arm(Request req, long nanos, int count, int flags) {
         append(req);
-        req.targetSeq = count > 0 ? seq + (count & 0xFFFFFFFFL) : -1;
+        long base = batchBase >= 0 ? batchBase : seq;
+        req.targetSeq = count > 0 ? base + (count & 0xFFFFFFFFL) : -1;
         if (count > 0) {
             counting++;
         }
@@ -56,6 +59,9 @@ final class Timeouts {
     }
 
     private void completeCounted() {
+        if (batchBase >= 0) {
+            return;   // the batch's CQEs are "not flushed" yet: endBatch checks
+        }
         boolean again = true;
         while (again) {
             again = false;
@@ -125,17 +131,39 @@ final class Timeouts {
         ring.poster.postAndFree(req, cancelled ? -Errno.ECANCELED : -Errno.ETIME, 0);
     }
 
+    /**
+     * A LINK_TIMEOUT expired. Its result (-ETIME, or the cancel's error) is not a failure in
+     * Linux's eyes, so its own CQE_SKIP_SUCCESS holds.
+     */
     private void linkFired(Request lt, boolean cancel) {
+        boolean skip = (lt.flags & io.jring.SqeFlags.CQE_SKIP_SUCCESS) != 0;
         Request target = lt.timeoutTarget;
         if (target == null) {
-            ring.poster.postAndFree(lt, -Errno.ETIME, 0);   // the target completed meanwhile
+            ring.poster.finishQuietly(lt, -Errno.ETIME, skip);   // the target completed meanwhile
             return;
         }
         lt.timeoutTarget = null;
         target.link = lt.link;   // the chain goes on (or fails) from the target
         lt.link = null;
         int r = cancel ? -Errno.ECANCELED : ring.cancelRequest(target);
-        ring.poster.postAndFree(lt, r == 0 ? -Errno.ETIME : r, 0);
+        ring.poster.finishQuietly(lt, r == 0 ? -Errno.ETIME : r, skip);
+    }
+
+    /**
+     * A submit call begins: like Linux, whose completions of a submit batch reach the CQ
+     * only when the batch is flushed, a TIMEOUT issued in the batch counts from the CQ as it
+     * was when the batch began.
+     */
+    void beginBatch() {
+        batchBase = seq;
+    }
+
+    /** The submit call ended: TIMEOUTs whose count the batch reached complete now. */
+    void endBatch() {
+        batchBase = -1;
+        if (counting > 0) {
+            completeCounted();
+        }
     }
 
     private void append(Request r) {

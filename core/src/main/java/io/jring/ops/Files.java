@@ -21,11 +21,7 @@ final class Files {
      */
     static int resolveFd(Request req) {
         if ((req.flags & SqeFlags.FIXED_FILE) != 0) {
-            int fd = req.ring.resources().resolveFixedFile(req.fd);
-            if (fd < 0) {
-                return fd;
-            }
-            req.fd = fd;
+            return req.ring.resources().useFixedFile(req, req.fd);
         }
         return 0;
     }

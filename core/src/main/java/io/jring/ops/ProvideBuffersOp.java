@@ -29,8 +29,11 @@ final class ProvideBuffersOp extends OpDef {
         req.copyArgs(sqe);
         int count = req.fd;
         if ((req.flags & (SqeFlags.FIXED_FILE | SqeFlags.BUFFER_SELECT)) != 0 || req.opFlags != 0
-                || count <= 0 || count > MAX_BIDS || req.bufGroup < 0 || req.bufGroup >= MAX_BIDS) {
+                || req.bufGroup < 0 || req.bufGroup >= MAX_BIDS) {
             return -Errno.EINVAL;
+        }
+        if (count <= 0 || count > MAX_BIDS) {
+            return provide ? -Errno.E2BIG : -Errno.EINVAL;   // Linux 6.x's answers for a bad count
         }
         if (!provide) {
             return req.off != 0 || req.addr != null || req.len != 0 ? -Errno.EINVAL : 0;

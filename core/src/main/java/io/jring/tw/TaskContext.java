@@ -69,6 +69,7 @@ public final class TaskContext {
     // Per-run state of runTaskWork: only the token holder touches it (plain).
     private TaskWorkTarget runTarget;
     private boolean runCancel;
+    private boolean running;
     private int runCount;
     private final TaskWorkSink sink = this::runOne;
 
@@ -463,8 +464,14 @@ public final class TaskContext {
     }
 
     private void startRun(boolean cancel) {
+        running = true;
         runCancel = cancel;
         runCount = 0;
+    }
+
+    /** Token holder: a task-work run is in progress on this context (runs do not nest). */
+    public boolean isRunningTaskWork() {
+        return running;
     }
 
     /** The TaskWorkRun event (the kernel's io_uring_task_work_run tracepoint); returns the items run. */
@@ -496,6 +503,7 @@ public final class TaskContext {
     }
 
     private void endRun() {
+        running = false;
         TaskWorkTarget t = runTarget;
         if (t != null) {
             runTarget = null;
