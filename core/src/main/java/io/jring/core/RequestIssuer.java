@@ -176,6 +176,11 @@ final class RequestIssuer {
      * Linux recycles it before poll). Returns 0, or -errno.
      */
     int arm(Request req, int mask) {
+        return arm(req, mask, false);
+    }
+
+    /** As {@link #arm(Request, int)}; {@code checkNow}: epoll must re-check readiness (see Poller.arm). */
+    int arm(Request req, int mask, boolean checkNow) {
         ring.buffers.recycle(req);
         AsyncPoll w = req.poll;
         if (w == null) {
@@ -186,7 +191,7 @@ final class RequestIssuer {
             return 0;   // a multishot wait stays armed
         }
         Poller p = ring.pollerOf(req.task);
-        int r = p.arm(w, req.fd, mask, req.def.pollMultishot(req));
+        int r = p.arm(w, req.fd, mask, req.def.pollMultishot(req), checkNow);
         if (r != 0) {
             return r;
         }
@@ -266,7 +271,7 @@ final class RequestIssuer {
             ring.poster.postAndFree(req, -Errno.ECANCELED, 0);
             return;
         }
-        int r = arm(req, req.def.pollMask(req));
+        int r = arm(req, req.def.pollMask(req), true);   // the attempt was made by a worker
         if (r != 0) {
             ring.poster.postAndFree(req, r, req.cflags);
         }

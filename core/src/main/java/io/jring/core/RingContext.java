@@ -393,7 +393,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     /** Arms the request's poll wait for {@code mask}: 0 (completes on readiness), or -errno. */
     public int armPoll(Request req, int mask) {
-        return issuer.arm(req, mask);
+        return issuer.arm(req, mask, true);
     }
 
     /**

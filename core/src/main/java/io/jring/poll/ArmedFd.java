@@ -12,6 +12,9 @@ final class ArmedFd implements PollSource {
     final int fd;
     /** Poller handle of the registration; 0 = not registered. */
     long handle;
+    /** The epoll interest last set, and the close epoch at that time (see Poller.arm). */
+    int registered;
+    long epoch;
     private PollWait head;
     private PollWait tail;
     int count;

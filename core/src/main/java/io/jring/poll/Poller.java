@@ -272,12 +272,20 @@ public final class Poller {
     // ---------------------------------------------------------------- armed waits
 
     /**
-     * Holder: arms {@code w} for {@code mask} (poll bits) on {@code fd}. The fd's interest is
-     * re-set with every arm ({@code EPOLL_CTL_MOD}, edge-triggered), which makes epoll
-     * re-check readiness now: an fd that is already ready reports at the next wait. Returns 0,
-     * or -errno (-EPERM: the fd does not support poll, e.g. a regular file; -EBADF).
+     * Holder: arms {@code w} for {@code mask} (poll bits) on {@code fd}. Returns 0, or -errno
+     * (-EPERM: the fd does not support poll, e.g. a regular file; -EBADF).
+     *
+     * <p>The fd stays in the epoll set, edge-triggered. With {@code checkNow} (POLL_ADD, or a
+     * request whose failed attempt was made by another thread) the interest is set again
+     * ({@code EPOLL_CTL_MOD}), which makes epoll look at the fd's readiness now, so an fd that
+     * is ready already reports at the next wait. Without it, the caller's own attempt just
+     * found the fd not ready and no epoll wait of this task ran since, so the next edge is
+     * still to come and the arm costs no syscall, provided the registration is current: the
+     * interest covers {@code mask} and no close happened since it was set (a closed number
+     * may name a new file now). Closes made outside jring are not seen: an fd that jring
+     * polls must be closed through jring (CLOSE, {@code Fds.close}) if its number is reused.
      */
-    public int arm(PollWait w, int fd, int mask, boolean multishot) {
+    public int arm(PollWait w, int fd, int mask, boolean multishot, boolean checkNow) {
         if (fd < 0) {
             return -Errno.EBADF;
         }
@@ -291,6 +299,12 @@ public final class Poller {
         }
         w.mask = mask;
         w.multishot = multishot;
+        long epoch = FsCalls.closeEpoch();
+        if (!checkNow && a.handle != 0 && (a.registered & mask) == mask && a.epoch == epoch) {
+            a.link(w);
+            demand++;
+            return 0;
+        }
         int interest = (a.interest() | mask | PollCalls.EPOLLET | PollCalls.EPOLLRDHUP) & ~PollCalls.EPOLLONESHOT;
         int r;
         if (a.handle != 0) {
@@ -314,6 +328,8 @@ public final class Poller {
         if (r < 0) {
             return r;
         }
+        a.registered = interest;
+        a.epoch = epoch;
         a.link(w);
         demand++;
         return 0;

@@ -112,9 +112,23 @@ public final class FsCalls {
         }
     }
 
+    /** Closes {@code fd}, counting the close first in {@link #closeEpoch()}. */
     public static int close(SysCallContext ctx, int fd) {
+        CLOSES.getAndAdd(1L);
         return intCall(CLOSE, ctx, fd);
     }
+
+    /**
+     * How many closes jring has made in this process (any thread): a poller that saw no
+     * close since it last registered an fd with epoll knows that number still names the same
+     * file, so re-arming it needs no {@code epoll_ctl}. Closes made outside jring are not
+     * counted (see Poller).
+     */
+    public static long closeEpoch() {
+        return CLOSES.get();
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong CLOSES = new java.util.concurrent.atomic.AtomicLong();
 
     public static int fsync(SysCallContext ctx, int fd) {
         return intCall(FSYNC, ctx, fd);
