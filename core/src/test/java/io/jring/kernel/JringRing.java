@@ -1,0 +1,200 @@
+package io.jring.kernel;
+
+import io.jring.Cqe;
+import io.jring.IoUring;
+import io.jring.Sqe;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+
+/** A jring {@link IoUring} as a {@link RingDriver}; its SQEs as {@link SqeWriter}s. */
+final class JringRing implements RingDriver {
+    private final IoUring ring;
+
+    JringRing(int setupFlags) {
+        ring = IoUring.builder().entries(64).flags(setupFlags).build();
+    }
+
+    @Override
+    public String name() {
+        return "jring";
+    }
+
+    @Override
+    public SqeWriter nextSqe() {
+        Sqe sqe = ring.getSqe();
+        return sqe == null ? null : new Writer(sqe);
+    }
+
+    @Override
+    public int submit() {
+        return ring.submit();
+    }
+
+    @Override
+    public CqeSpec waitCqe(Duration timeout) {
+        Cqe c = ring.waitCqe(timeout);
+        if (c == null) {
+            return null;
+        }
+        CqeSpec out = new CqeSpec(c.userData(), c.res(), c.flags());
+        ring.cqeSeen(c);
+        return out;
+    }
+
+    @Override
+    public void registerFiles(int[] fds) {
+        ring.registerFiles(fds);
+    }
+
+    @Override
+    public void close() {
+        ring.close();
+    }
+
+    /** jring's {@link Sqe} behind the {@link SqeWriter} interface: every call delegates. */
+    record Writer(Sqe sqe) implements SqeWriter {
+        @Override
+        public SqeWriter prepNop() {
+            sqe.prepNop();
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepRead(int fd, MemorySegment buf, long offset) {
+            sqe.prepRead(fd, buf, offset);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepWrite(int fd, MemorySegment buf, long offset) {
+            sqe.prepWrite(fd, buf, offset);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepReadv(int fd, MemorySegment[] bufs, long offset) {
+            sqe.prepReadv(fd, bufs, offset);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepWritev(int fd, MemorySegment[] bufs, long offset) {
+            sqe.prepWritev(fd, bufs, offset);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepFsync(int fd, int fsyncFlags) {
+            sqe.prepFsync(fd, fsyncFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepClose(int fd) {
+            sqe.prepClose(fd);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepPollAdd(int fd, int pollMask) {
+            sqe.prepPollAdd(fd, pollMask);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepPollMultishot(int fd, int pollMask) {
+            sqe.prepPollMultishot(fd, pollMask);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepPollRemove(long targetUserData) {
+            sqe.prepPollRemove(targetUserData);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepTimeout(long nanos, int count, int timeoutFlags) {
+            sqe.prepTimeout(nanos, count, timeoutFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepTimeoutRemove(long targetUserData) {
+            sqe.prepTimeoutRemove(targetUserData);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepLinkTimeout(long nanos, int timeoutFlags) {
+            sqe.prepLinkTimeout(nanos, timeoutFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepCancel(long targetUserData, int cancelFlags) {
+            sqe.prepCancel(targetUserData, cancelFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepCancelFd(int fd, int cancelFlags) {
+            sqe.prepCancelFd(fd, cancelFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepRecv(int fd, MemorySegment buf, int msgFlags) {
+            sqe.prepRecv(fd, buf, msgFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepSend(int fd, MemorySegment buf, int msgFlags) {
+            sqe.prepSend(fd, buf, msgFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepProvideBuffers(MemorySegment region, int bufLen, int count, int groupId, int firstBid) {
+            sqe.prepProvideBuffers(region, bufLen, count, groupId, firstBid);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepRemoveBuffers(int count, int groupId) {
+            sqe.prepRemoveBuffers(count, groupId);
+            return this;
+        }
+
+        @Override
+        public SqeWriter userData(long userData) {
+            sqe.userData(userData);
+            return this;
+        }
+
+        @Override
+        public SqeWriter flags(int sqeFlags) {
+            sqe.flags(sqeFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter bufferGroup(int groupId) {
+            sqe.bufferGroup(groupId);
+            return this;
+        }
+
+        @Override
+        public SqeWriter len(int len) {
+            sqe.len(len);
+            return this;
+        }
+
+        @Override
+        public SqeWriter opcode(int opcode) {
+            sqe.opcode(opcode);
+            return this;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.jring.kernel;
+
+import java.time.Duration;
+
+/** The ring a {@link ScenarioRunner} drives: jring's ({@link JringRing}) or the kernel's ({@link KernelRing}). */
+interface RingDriver extends AutoCloseable {
+    /** "kernel" or "jring". */
+    String name();
+
+    /** The next SQE slot, or null when the SQ is full. */
+    SqeWriter nextSqe();
+
+    int submit();
+
+    /** Waits at most {@code timeout} for a CQE and consumes it; null if none came. */
+    CqeSpec waitCqe(Duration timeout);
+
+    void registerFiles(int[] fds);
+
+    @Override
+    void close();
+
+    static RingDriver kernel(int setupFlags) {
+        KernelRing ring = KernelRing.open(64, setupFlags);
+        return new RingDriver() {
+            @Override
+            public String name() {
+                return "kernel";
+            }
+
+            @Override
+            public SqeWriter nextSqe() {
+                return ring.getSqe();
+            }
+
+            @Override
+            public int submit() {
+                return ring.submit();
+            }
+
+            @Override
+            public CqeSpec waitCqe(Duration timeout) {
+                KernelRing.KernelCqe c = ring.waitCqe(timeout);
+                if (c == null) {
+                    return null;
+                }
+                ring.cqeSeen();
+                return new CqeSpec(c.userData(), c.res(), c.flags());
+            }
+
+            @Override
+            public void registerFiles(int[] fds) {
+                ring.registerFiles(fds);
+            }
+
+            @Override
+            public void close() {
+                ring.close();
+            }
+        };
+    }
+
+    static RingDriver jring(int setupFlags) {
+        return new JringRing(setupFlags);
+    }
+}

@@ -1,0 +1,158 @@
+package io.jring.kernel;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import io.jring.Fds;
+import io.jring.IoUringException;
+import io.jring.OpenFlags;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The resources of one run of a {@link Scenario}: pipes, socket pairs and the temp file
+ * named in its SQEs (created on first use), and native buffers. Each run (kernel or jring)
+ * gets its own, so the two never share a descriptor. {@link #close()} closes what is left.
+ */
+final class ScenarioEnv implements AutoCloseable {
+    private final Arena arena = Arena.ofShared();
+    private final Map<String, Integer> fds = new HashMap<>();
+    private final List<Integer> open = new ArrayList<>();
+    private final Path file;
+
+    /** A run with a temp file in {@code dir} holding {@code fileContent} (none when null). */
+    ScenarioEnv(Path dir, String fileContent) {
+        if (fileContent == null) {
+            file = null;
+            return;
+        }
+        try {
+            file = Files.createTempFile(dir, "scenario", ".dat");
+            Files.writeString(file, fileContent, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The descriptor behind a name (see {@link SqeSpec}). */
+    int fd(String name) {
+        if (name.equals("bad")) {
+            return SqeSpec.BAD_FD;
+        }
+        if (name.startsWith("#")) {
+            return Integer.parseInt(name.substring(1));
+        }
+        Integer fd = fds.get(name);
+        if (fd != null) {
+            return fd;
+        }
+        if (name.equals("file")) {
+            if (file == null) {
+                throw new IllegalStateException("the scenario uses 'file' but declares no file content");
+            }
+            fd = Fds.open(file, OpenFlags.RDWR, 0);
+            fds.put(name, fd);
+            open.add(fd);
+            return fd;
+        }
+        String base = name.substring(0, name.indexOf('.'));
+        int[] pair = base.startsWith("p") ? Fds.pipe() : Fds.socketPair();
+        String[] ends = base.startsWith("p") ? new String[] {".r", ".w"} : new String[] {".a", ".b"};
+        fds.put(base + ends[0], pair[0]);
+        fds.put(base + ends[1], pair[1]);
+        open.add(pair[0]);
+        open.add(pair[1]);
+        Integer resolved = fds.get(name);
+        if (resolved == null) {
+            throw new IllegalArgumentException("unknown descriptor name " + name);
+        }
+        return resolved;
+    }
+
+    /** Closes the descriptor behind {@code name} now (as a test would with close(2)). */
+    void close(String name) {
+        int fd = fd(name);
+        open.remove(Integer.valueOf(fd));
+        Fds.close(fd);
+    }
+
+    MemorySegment buffer(int len) {
+        return arena.allocate(Math.max(len, 0), 8);
+    }
+
+    MemorySegment region(long size) {
+        return arena.allocate(size, 8);
+    }
+
+    MemorySegment bytes(String data) {
+        byte[] b = data.getBytes(StandardCharsets.US_ASCII);
+        MemorySegment seg = arena.allocate(b.length, 8);
+        MemorySegment.copy(b, 0, seg, JAVA_BYTE, 0, b.length);
+        return seg;
+    }
+
+    MemorySegment[] buffers(int[] lens) {
+        MemorySegment[] out = new MemorySegment[lens.length];
+        for (int i = 0; i < lens.length; i++) {
+            out[i] = buffer(lens[i]);
+        }
+        return out;
+    }
+
+    MemorySegment[] pieces(String data, int[] lens) {
+        MemorySegment all = bytes(data);
+        MemorySegment[] out = new MemorySegment[lens.length];
+        long at = 0;
+        for (int i = 0; i < lens.length; i++) {
+            out[i] = all.asSlice(at, lens[i]);
+            at += lens[i];
+        }
+        return out;
+    }
+
+    /** Writes ASCII {@code data} to the named descriptor with a blocking write(2). */
+    void write(String name, String data) {
+        Fds.write(fd(name), data.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** Reads exactly {@code count} bytes from the named descriptor with blocking read(2) calls. */
+    void read(String name, int count) {
+        int fd = fd(name);
+        int done = 0;
+        while (done < count) {
+            int n = Fds.read(fd, new byte[count - done]);
+            if (n == 0) {
+                throw new IllegalStateException("EOF on " + name + " after " + done + " of " + count + " bytes");
+            }
+            done += n;
+        }
+    }
+
+    @Override
+    public void close() {
+        for (int fd : open) {
+            try {
+                Fds.close(fd);
+            } catch (IoUringException ignored) {
+                // closed by the scenario itself (CLOSE op): nothing to release
+            }
+        }
+        open.clear();
+        arena.close();
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // a temp file left behind is harmless
+            }
+        }
+    }
+}
