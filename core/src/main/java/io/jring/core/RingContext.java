@@ -217,6 +217,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                     throw notOwner(owner);
                 }
                 ownerCtx = TaskContext.current();
+                if (!inbox.isEmpty()) {
+                    drainInbox();
+                }
             }
             tc = ownerCtx;
         } else {
@@ -534,6 +537,113 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private static boolean flagCancel(Request r) {
         r.cancelRequested = true;
         return true;
+    }
+
+    // =============================================================== MSG_RING
+
+    /**
+     * MSG_RING messages sent before this SINGLE_ISSUER ring had an owner; the owner takes
+     * them when it appears (and a sender that sees the owner appear hands them over itself).
+     */
+    private final java.util.concurrent.ConcurrentLinkedQueue<MsgCarrier> inbox =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /**
+     * Sender's posting right: delivers a message to {@code target} (DATA: a CQE with
+     * {@code userData}/{@code res}/{@code cflags}; SEND_FD: install {@code fd}, a private
+     * duplicate, into slot {@code dstIndex}, then the CQE unless skipped). Same owner (or
+     * this ring): posted at once. Another thread's SINGLE_ISSUER ring: remote task work on
+     * its owner's task (its local list with DEFER_TASKRUN, lazily woken). A shared ring:
+     * posted under its lock. Returns 0, or -EBADFD if the target is closed.
+     */
+    public int sendMessage(RingContext target, long userData, int res, int cflags, int fd, int dstIndex,
+                           boolean skipCqe) {
+        if (target.closed != 0) {
+            if (fd >= 0) {
+                io.jring.sys.FsCalls.close(resources.inlineSys(), fd);
+            }
+            return -Errno.EBADFD;
+        }
+        if (target == this) {
+            return deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
+        }
+        if (!target.singleIssuer) {
+            target.lockRing();
+            try {
+                target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
+                target.poster.flush();
+            } finally {
+                target.unlockRing();
+            }
+            target.wakeWaiterIfOther();
+            return 0;
+        }
+        TaskContext oc = target.ownerCtx;
+        if (oc != null && oc == TaskContext.current()) {
+            // This thread owns both rings and holds its token: it has the target's posting right.
+            target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
+            target.poster.flush();
+            return 0;
+        }
+        MsgCarrier m = new MsgCarrier(target, userData, res, cflags, fd, dstIndex, skipCqe);
+        if (oc != null) {
+            target.queueRemote(m, oc);
+        } else {
+            target.inbox.add(m);
+            target.drainInbox();
+        }
+        return 0;
+    }
+
+    private void queueRemote(MsgCarrier m, TaskContext oc) {
+        m.setCompletionWork(true);
+        if (local != null) {
+            local.add(m, true, oc);
+        } else {
+            oc.addTaskWork(m, kind);
+        }
+    }
+
+    /** Hands messages that waited for an owner to it (any thread, once the owner is known). */
+    private void drainInbox() {
+        TaskContext oc = ownerCtx;
+        if (oc == null) {
+            return;
+        }
+        MsgCarrier m;
+        while ((m = inbox.poll()) != null) {
+            queueRemote(m, oc);
+        }
+    }
+
+    /** Target's posting right: posts the message's CQE (installing the sent file first). */
+    int deliverHere(long userData, int res, int cflags, int fd, int dstIndex, boolean skipCqe, boolean cancel) {
+        if (cancel || closed != 0) {
+            if (fd >= 0) {
+                io.jring.sys.FsCalls.close(resources.inlineSys(), fd);
+            }
+            return -Errno.EBADFD;
+        }
+        int r = 0;
+        if (fd >= 0) {
+            r = resources.files.install(dstIndex, fd);
+            io.jring.sys.FsCalls.close(resources.inlineSys(), fd);
+            res = r;
+        }
+        if (!skipCqe) {
+            poster.post(userData, res, cflags);
+        }
+        return r;
+    }
+
+    /** SEND_FD, sender's side: a private duplicate of fixed slot {@code index}, or -EBADF. */
+    public int duplicateFixed(int index) {
+        int fd = resources.resolveFixedFile(index);
+        if (fd < 0) {
+            return -Errno.EBADF;
+        }
+        int d = io.jring.sys.FsCalls.fcntl(resources.inlineSys(), fd, 1030 /* F_DUPFD_CLOEXEC */, 0);
+        return d >= 0 ? d : -Errno.EBADF;
     }
 
     /** Posting right: every armed request of this ring is asked to end (close()). */

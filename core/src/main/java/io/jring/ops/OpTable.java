@@ -31,6 +31,7 @@ public final class OpTable {
         DEFS[Opcode.TIMEOUT_REMOVE] = new TimeoutOp(Opcode.TIMEOUT_REMOVE);
         DEFS[Opcode.LINK_TIMEOUT] = new TimeoutOp(Opcode.LINK_TIMEOUT);
         DEFS[Opcode.ASYNC_CANCEL] = new CancelOp();
+        DEFS[Opcode.MSG_RING] = new MsgRingOp();
     }
 
     private OpTable() {}

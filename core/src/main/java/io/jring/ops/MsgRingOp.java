@@ -1,0 +1,62 @@
+package io.jring.ops;
+
+import io.jring.Errno;
+import io.jring.IoUring;
+import io.jring.MsgRing;
+import io.jring.Sqe;
+import io.jring.SqeFlags;
+import io.jring.core.ApiAccess;
+import io.jring.core.Request;
+import io.jring.core.RingContext;
+
+/**
+ * MSG_RING (the kernel's io_msg_ring): DATA posts a CQE to the target ring with
+ * {@code res = len} and {@code userData = off} (and, with {@code MsgRing.FLAGS_PASS}, the
+ * SQE's file index as CQE flags); SEND_FD moves registered file {@code addr3} into the
+ * target's slot {@code fileIndex}, its CQE suppressed with {@code MsgRing.CQE_SKIP}. The
+ * sender's result: 0, -EBADFD for a closed target, -EINVAL for bad flags or a target that
+ * is not a ring, -EBADF for an empty source slot. Inline under the sender's posting right.
+ */
+final class MsgRingOp extends OpDef {
+    @Override
+    public int prep(Request req, Sqe sqe) {
+        req.copyArgs(sqe);
+        if (!(req.arg instanceof IoUring target) || (req.flags & SqeFlags.BUFFER_SELECT) != 0 || req.addr != null) {
+            return -Errno.EINVAL;
+        }
+        int cmd = (int) req.addr2;
+        if (cmd == MsgRing.DATA) {
+            if ((req.opFlags & ~MsgRing.FLAGS_PASS) != 0) {
+                return -Errno.EINVAL;
+            }
+        } else if (cmd == MsgRing.SEND_FD) {
+            if ((req.opFlags & ~MsgRing.CQE_SKIP) != 0 || req.addr3 < 0 || req.addr3 > Integer.MAX_VALUE) {
+                return -Errno.EINVAL;
+            }
+        } else {
+            return -Errno.EINVAL;
+        }
+        req.arg = ApiAccess.get().contextOf(target);
+        return 0;
+    }
+
+    @Override
+    public int issue(Request req, boolean nonBlocking) {
+        RingContext target = (RingContext) req.arg;
+        if ((int) req.addr2 == MsgRing.DATA) {
+            int cflags = (req.opFlags & MsgRing.FLAGS_PASS) != 0 ? req.fileIndex : 0;
+            return req.ring.sendMessage(target, req.off, req.len, cflags, -1, 0, false);
+        }
+        int fd = req.ring.duplicateFixed((int) req.addr3);
+        if (fd < 0) {
+            return fd;
+        }
+        return req.ring.sendMessage(target, req.off, 0, 0, fd, req.fileIndex,
+                (req.opFlags & MsgRing.CQE_SKIP) != 0);
+    }
+
+    @Override
+    public boolean inlineOnly() {
+        return true;
+    }
+}
