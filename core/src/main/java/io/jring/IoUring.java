@@ -184,6 +184,7 @@ public final class IoUring implements AutoCloseable {
         private TaskWorkKind kind = TaskWorkKind.MPSC;
         private IoUring attachWq;
         private boolean legacyAsync;
+        private boolean legacyMsgRing;
 
         Builder() {}
 
@@ -224,6 +225,17 @@ public final class IoUring implements AutoCloseable {
          */
         public Builder legacyAsync(boolean legacy) {
             this.legacyAsync = legacy;
+            return this;
+        }
+
+        /**
+         * MSG_RING's path before seed 004: a message to this ring is posted by the sender
+         * itself under this ring's completion lock and wakes this ring's waiter each time
+         * (so every poster, the owner included, takes that lock). Default false: the message
+         * is remote task work on this ring's owner. For reproducing the seed's comparison.
+         */
+        public Builder legacyMsgRing(boolean legacy) {
+            this.legacyMsgRing = legacy;
             return this;
         }
 
@@ -279,7 +291,7 @@ public final class IoUring implements AutoCloseable {
                     throw new IoUringException(Errno.EBADFD, "attachWq target ring is closed");
                 }
             }
-            return new IoUring(new RingContext(new RingParams(sq, cq, flags, kind, attach, legacyAsync)));
+            return new IoUring(new RingContext(new RingParams(sq, cq, flags, kind, attach, legacyAsync, legacyMsgRing)));
         }
 
         private static int roundUpPow2(int n) {

@@ -110,8 +110,10 @@ class MsgRingTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, DEFER})
-    void manySendersToOneTargetEveryMessageArrivesOnce(int flags) throws Exception {
+    @ValueSource(ints = {0, DEFER, -DEFER})
+    void manySendersToOneTargetEveryMessageArrivesOnce(int flagsOrLegacy) throws Exception {
+        boolean legacy = flagsOrLegacy < 0;   // negative: the same flags with the seed's legacy path
+        int flags = Math.abs(flagsOrLegacy);
         int senders = 4;
         int each = 2000;
         CountDownLatch owned = new CountDownLatch(1);
@@ -119,7 +121,7 @@ class MsgRingTest {
         Set<Long> seen = new HashSet<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread owner = Thread.ofPlatform().start(() -> {
-            try (IoUring t = IoUring.builder().entries(64).cqEntries(1024).flags(flags).build()) {
+            try (IoUring t = IoUring.builder().entries(64).cqEntries(1024).flags(flags).legacyMsgRing(legacy).build()) {
                 t.submit();
                 target.set(t);
                 owned.countDown();

@@ -92,6 +92,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
      * (-EOPNOTSUPP), as Linux's drain_disabled. Posting right.
      */
     boolean drainDisabled;
+    /** MSG_RING to this ring: the sender posts under this ring's lock and wakes it (seed 004's "before"). */
+    final boolean legacyMsgRing;
     /** ASYNC on pollable files blocks a worker in poll(2) (the pre-hybrid behaviour). */
     final boolean legacyAsync;
     /** Registered files and buffers, inline syscall scratch: posting right only. */
@@ -149,7 +151,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         this.cq = new CompletionQueue(p.cqEntries());
         this.poster = new CompletionPoster(this, cq);
         this.pool = new RequestPool(this, sqEntries);
-        this.lock = singleIssuer ? null : new ReentrantLock();
+        this.legacyMsgRing = p.legacyMsgRing();
+        this.lock = singleIssuer && !legacyMsgRing ? null : new ReentrantLock();
         this.local = (p.flags() & Setup.DEFER_TASKRUN) != 0 ? new LocalWorkList(kind) : null;
         if (p.attachWq() != null) {
             this.iowq = p.attachWq().iowq.attach();
@@ -567,7 +570,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         if (target == this) {
             return deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
         }
-        if (!target.singleIssuer) {
+        if (!target.singleIssuer || target.legacyMsgRing) {
             target.lockRing();
             try {
                 target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);

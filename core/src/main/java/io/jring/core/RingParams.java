@@ -9,5 +9,6 @@ public record RingParams(
         int flags,
         TaskWorkKind kind,
         RingContext attachWq,
-        boolean legacyAsync) {
+        boolean legacyAsync,
+        boolean legacyMsgRing) {
 }
