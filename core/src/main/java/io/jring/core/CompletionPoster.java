@@ -83,11 +83,28 @@ final class CompletionPoster {
 
     /** Fills a CQE (published at the next flush); overflows in order when the CQ is full. */
     void post(long userData, int res, int cflags) {
+        if (ring.cqLock != null) {
+            lockedPost(userData, res, cflags);
+            return;
+        }
         if (!cq.post(userData, res, cflags)) {
             traceOverflow(userData, res);
         }
         if (Tracing.complete) {
             traceComplete(userData, res, cflags);
+        }
+        ring.timeouts.posted();
+    }
+
+    /** legacyMsgRing rings: senders post too, so every post and flush takes the CQ lock. */
+    private void lockedPost(long userData, int res, int cflags) {
+        ring.cqLock.lock();
+        try {
+            if (!cq.post(userData, res, cflags)) {
+                traceOverflow(userData, res);
+            }
+        } finally {
+            ring.cqLock.unlock();
         }
         ring.timeouts.posted();
     }
@@ -114,14 +131,34 @@ final class CompletionPoster {
 
     /** Publishes posted CQEs and wakes a thread waiting on this ring if it is not us. */
     void flush() {
-        if (cq.flush()) {
+        boolean published;
+        if (ring.cqLock != null) {
+            ring.cqLock.lock();
+            try {
+                published = cq.flush();
+            } finally {
+                ring.cqLock.unlock();
+            }
+        } else {
+            published = cq.flush();
+        }
+        if (published) {
             ring.wakeWaiterIfOther();
         }
     }
 
     /** Moves overflowed CQEs into room that appeared, then publishes. */
     void flushOverflow() {
-        cq.flushOverflow();
+        if (ring.cqLock != null) {
+            ring.cqLock.lock();
+            try {
+                cq.flushOverflow();
+            } finally {
+                ring.cqLock.unlock();
+            }
+        } else {
+            cq.flushOverflow();
+        }
         flush();
     }
 

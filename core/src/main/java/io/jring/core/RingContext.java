@@ -94,6 +94,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     boolean drainDisabled;
     /** MSG_RING to this ring: the sender posts under this ring's lock and wakes it (seed 004's "before"). */
     final boolean legacyMsgRing;
+    /**
+     * With {@link #legacyMsgRing}: the CQ's lock (Linux's completion_lock), taken by every
+     * post and flush of this ring, the owner's included, since senders post too. Null otherwise.
+     */
+    final ReentrantLock cqLock;
     /** ASYNC on pollable files blocks a worker in poll(2) (the pre-hybrid behaviour). */
     final boolean legacyAsync;
     /** Registered files and buffers, inline syscall scratch: posting right only. */
@@ -152,7 +157,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         this.poster = new CompletionPoster(this, cq);
         this.pool = new RequestPool(this, sqEntries);
         this.legacyMsgRing = p.legacyMsgRing();
-        this.lock = singleIssuer && !legacyMsgRing ? null : new ReentrantLock();
+        this.cqLock = legacyMsgRing ? new ReentrantLock() : null;
+        this.lock = singleIssuer ? null : new ReentrantLock();
         this.local = (p.flags() & Setup.DEFER_TASKRUN) != 0 ? new LocalWorkList(kind) : null;
         if (p.attachWq() != null) {
             this.iowq = p.attachWq().iowq.attach();
@@ -327,7 +333,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         lockRing();
         try {
             if (cq.hasOverflow()) {
-                cq.flushOverflow();
+                poster.flushOverflow();
             }
             timeouts.beginBatch();
             while (head != tail) {
@@ -570,7 +576,18 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         if (target == this) {
             return deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
         }
-        if (!target.singleIssuer || target.legacyMsgRing) {
+        if (target.legacyMsgRing && fd < 0) {
+            target.cqLock.lock();
+            try {
+                target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
+                target.poster.flush();
+            } finally {
+                target.cqLock.unlock();
+            }
+            target.wakeWaiterIfOther();
+            return 0;
+        }
+        if (!target.singleIssuer) {
             target.lockRing();
             try {
                 target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);

@@ -1,0 +1,214 @@
+package io.jring.tool.bench;
+
+import io.jring.TaskWorkKind;
+import io.jring.tool.report.Figures;
+import io.jring.tool.report.JsonLine;
+import io.jring.tool.report.Latency;
+import io.jring.tool.report.LiveStatus;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code jring bench msgring}: two threads, each owning a ring, streaming MSG_RING messages
+ * at each other in batches (or ping-pong, one message in flight). Compared with the kernel
+ * doing the same on this machine in the same run (tool/anchors/msgring.c).
+ */
+@Command(name = "msgring", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "MSG_RING between two threads, each owning a ring: both stream --batch messages at a time at the",
+            "other and count what arrives; --pingpong keeps one message in flight and times round trips.",
+            "Kernel anchor (issue 6): 6.2-6.5M msgs/s with default rings, 2.0-2.3M with DEFER_TASKRUN."})
+public final class MsgRingBench implements Callable<Integer> {
+
+    @Option(names = "--seconds", defaultValue = "3", description = "Measured time (default ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(names = "--warmup", defaultValue = "1", description = "Unmeasured time first (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--batch", defaultValue = "32", description = "Messages per submit when streaming (default ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Option(names = "--no-defer",
+            description = "Rings with SINGLE_ISSUER only; by default SINGLE_ISSUER|DEFER_TASKRUN.")
+    boolean noDefer;
+
+    @Option(names = "--kind", defaultValue = "MPSC", paramLabel = "MPSC|LOCKED|PRIORITY|LLIST",
+            description = "Task-work list strategy of both rings (default ${DEFAULT-VALUE}).")
+    TaskWorkKind kind;
+
+    @Option(names = "--legacy",
+            description = "Seed 004's \"before\": the sender posts each message under the target's lock and wakes it "
+                    + "(IoUring.Builder.legacyMsgRing), instead of remote task work.")
+    boolean legacy;
+
+    @Option(names = "--pingpong",
+            description = "One message in flight: A sends, B answers, A times the round trip.")
+    boolean pingpong;
+
+    @Option(names = "--anchor", defaultValue = "auto", paramLabel = "auto|off",
+            description = "Also measure the kernel doing the same (tool/anchors/msgring.c, needs gcc and liburing) "
+                    + "right before jring's run, and give the ratio of the two (default ${DEFAULT-VALUE}).")
+    String anchor;
+
+    @Mixin
+    OutputOptions output = new OutputOptions();
+
+    @Spec
+    CommandSpec spec;
+
+    /** What one run measured: messages received over both directions, or round trips. */
+    public record Result(int batch, RingFlags flags, TaskWorkKind kind, boolean pingpong, int sqEntries,
+                         long msgs, long nanos, long errors, Latency roundTrip) {
+        public double msgsPerSec() {
+            return nanos == 0 ? 0.0 : msgs * 1e9 / nanos;
+        }
+
+        public double nsPerMsg() {
+            return msgs == 0 ? 0.0 : (double) nanos / msgs;
+        }
+
+        String mode() {
+            return pingpong ? "pingpong" : "stream";
+        }
+    }
+
+    RingFlags flags() {
+        return noDefer ? RingFlags.single : RingFlags.defer;
+    }
+
+    /** Ping-pong keeps one message in flight whatever --batch says. */
+    int effectiveBatch() {
+        return pingpong ? 1 : batch;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        validate();
+        PrintWriter out = spec.commandLine().getOut();
+        KernelAnchor.Run kernel = "off".equals(anchor) ? null
+                : KernelAnchor.run("msgring", Integer.toString(effectiveBatch()), Integer.toString(seconds),
+                        KernelAnchor.modeOf(flags()), pingpong ? "pingpong" : "stream");
+        Result r;
+        try (LiveStatus status = output.startStatus(out, TimeUnit.SECONDS.toNanos(warmup + seconds))) {
+            r = measure(status);
+        }
+        if (output.isJson()) {
+            JsonLine j = toJson(r);
+            if (kernel != null && kernel.opsPerSec().isPresent()) {
+                double k = kernel.opsPerSec().getAsDouble();
+                j.put("kernel_ops_per_sec", Math.round(k)).put("kernel_ratio", r.msgsPerSec() / k);
+            }
+            out.println(j);
+        } else {
+            printHuman(out, r);
+            if (kernel != null) {
+                if (kernel.opsPerSec().isPresent()) {
+                    double k = kernel.opsPerSec().getAsDouble();
+                    out.printf("  kernel io_uring MSG_RING on this machine, same run (tool/anchors/msgring.c): %s %s -> jring = %sx kernel%n",
+                            Figures.si(k), unit(r), Figures.fixed(r.msgsPerSec() / k, 2));
+                } else {
+                    out.println("  kernel anchor not measured: " + kernel.problem());
+                }
+            }
+        }
+        out.flush();
+        return r.errors() == 0 ? 0 : 1;
+    }
+
+    private void validate() {
+        if (batch < 1 || batch > 4096) {
+            throw new ParameterException(spec.commandLine(), "--batch must be 1..4096, got " + batch);
+        }
+        if (seconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--seconds must be >= 1, got " + seconds);
+        }
+        if (warmup < 0) {
+            throw new ParameterException(spec.commandLine(), "--warmup must be >= 0, got " + warmup);
+        }
+        if (!"auto".equals(anchor) && !"off".equals(anchor)) {
+            throw new ParameterException(spec.commandLine(), "--anchor must be auto or off, got " + anchor);
+        }
+    }
+
+    /** Runs warmup then the measured window on two fresh rings and threads. */
+    Result measure(LiveStatus status) throws InterruptedException {
+        MsgRingLoop[] loops = MsgRingLoop.pair(effectiveBatch(), flags(), kind, pingpong, legacy);
+        MsgRingLoop a = loops[0];
+        MsgRingLoop b = loops[1];
+        Thread ta = Thread.ofPlatform().name("jring-msgring-a").start(a);
+        Thread tb = Thread.ofPlatform().name("jring-msgring-b").start(b);
+        try {
+            a.awaitRings();
+            status.phase("msgring " + (pingpong ? "pingpong" : "stream") + " " + kind + " " + flags(),
+                    pingpong ? "trips/s" : "msgs/s", () -> a.received() + b.received());
+            TimeUnit.SECONDS.sleep(warmup);
+            long c0 = a.received() + b.received();
+            long t0 = System.nanoTime();
+            a.startMeasuring();
+            TimeUnit.SECONDS.sleep(seconds);
+            long c1 = a.received() + b.received();
+            long t1 = System.nanoTime();
+            a.stop();
+            b.stop();
+            ta.join();
+            tb.join();
+            a.rethrowFailure();
+            b.rethrowFailure();
+            return new Result(effectiveBatch(), flags(), kind, pingpong, a.sqEntries(), c1 - c0, t1 - t0,
+                    a.errors() + b.errors(), Latency.of(a.roundTrips()));
+        } finally {
+            a.stop();
+            b.stop();
+            ta.join();
+            tb.join();
+        }
+    }
+
+    private static String unit(Result r) {
+        return r.pingpong() ? "round trips/s" : "msgs/s";
+    }
+
+    static JsonLine toJson(Result r) {
+        JsonLine j = JsonLine.object()
+                .put("bench", "msgring")
+                .put("mode", r.mode())
+                .put("kind", r.kind().name())
+                .put("flags", r.flags().name())
+                .put("batch", r.batch())
+                .put("msgs", r.msgs())
+                .put("seconds", r.nanos() / 1e9)
+                .put("ops_per_sec", Math.round(r.msgsPerSec()))
+                .put("ns_per_op", r.nsPerMsg())
+                .put("errors", r.errors());
+        if (r.roundTrip().count() > 0) {
+            j.put("lat_of", "round_trip").put("lat_ns", r.roundTrip().toJson());
+        }
+        return j;
+    }
+
+    private void printHuman(PrintWriter out, Result r) {
+        out.printf("jring bench msgring: %s batch=%d flags=%s kind=%s sq=%d, %d s measured after %d s warmup%n",
+                r.mode(), r.batch(), r.flags(), r.kind(), r.sqEntries(), seconds, warmup);
+        if (r.pingpong()) {
+            out.printf("  MSG_RING ping-pong: %s round trips/s (%s ns/round trip), %d round trips%n",
+                    Figures.si(r.msgsPerSec()), Figures.fixed(r.nsPerMsg(), 1), r.msgs());
+            out.printf("  round trip: median %s  p99 %s  (%s)%n",
+                    Latency.time(r.roundTrip().p50()), Latency.time(r.roundTrip().p99()), r.roundTrip().toHuman());
+        } else {
+            out.printf("  MSG_RING: %s msgs/s over both directions (%s ns/msg), %d msgs%n",
+                    Figures.si(r.msgsPerSec()), Figures.fixed(r.nsPerMsg(), 1), r.msgs());
+        }
+        if (r.errors() > 0) {
+            out.printf("  ERRORS: %d MSG_RING sends completed with -errno%n", r.errors());
+        }
+    }
+}
