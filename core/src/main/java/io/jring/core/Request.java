@@ -51,6 +51,16 @@ public final class Request extends TaskWork implements IoWork {
      * Written by the canceller (posting right), read by the worker and the ARM task work.
      */
     volatile boolean cancelRequested;
+    private static final java.lang.invoke.VarHandle CANCEL_REQUESTED;
+
+    static {
+        try {
+            CANCEL_REQUESTED = java.lang.invoke.MethodHandles.lookup()
+                    .findVarHandle(Request.class, "cancelRequested", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** Bytes already transferred by an earlier partial attempt (the rest is retried). */
     public long done;
     /** io-wq hash key (buffered writes to one file run serially); 0 = none. */
@@ -147,7 +157,9 @@ public final class Request extends TaskWork implements IoWork {
         this.unbound = false;
         this.aioSlot = -1;
         this.fixedFd = -1;
-        this.cancelRequested = false;
+        if (cancelRequested) {
+            CANCEL_REQUESTED.set(this, false);   // plain: the request is not shared yet (no fence per request)
+        }
         this.pollQueued = false;
         this.pollEvents = 0;
         this.pollCancelled = false;

@@ -69,7 +69,12 @@ final class RequestIssuer {
             reject(req, err);
             return false;
         }
-        ring.links.submit(req);
+        if ((flags & (LinkChains.LINK_FLAGS | SqeFlags.IO_DRAIN | SqeFlags.ASYNC)) == 0
+                && !ring.links.assembling() && !ring.drain.active() && !def.forceAsync()) {
+            issueInline(req);   // the common case, kept short so the JIT inlines it into the submit loop
+        } else {
+            ring.links.submit(req);
+        }
         return true;
     }
 
