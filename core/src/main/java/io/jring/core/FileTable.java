@@ -50,7 +50,7 @@ final class FileTable {
     }
 
     /** A private duplicate of {@code fd} (-1 stays -1), or a value < -1 (-errno) on failure. */
-    private static int dup(int fd) {
+    static int dup(int fd) {
         if (fd == -1) {
             return -1;
         }
@@ -103,7 +103,8 @@ final class FileTable {
         }
     }
 
-    private static void closeNow(int fd) {
+    /** Closes a duplicate this table (or a message carrying one) made. */
+    static void closeNow(int fd) {
         DirectFds.closed(fd);
         FsCalls.close(SysCallContext.current(), fd);
     }

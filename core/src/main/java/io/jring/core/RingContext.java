@@ -569,7 +569,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                            boolean skipCqe) {
         if (target.closed != 0) {
             if (fd >= 0) {
-                io.jring.sys.FsCalls.close(resources.inlineSys(), fd);
+                FileTable.closeNow(fd);
             }
             return -Errno.EBADFD;
         }
@@ -640,14 +640,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     int deliverHere(long userData, int res, int cflags, int fd, int dstIndex, boolean skipCqe, boolean cancel) {
         if (cancel || closed != 0) {
             if (fd >= 0) {
-                io.jring.sys.FsCalls.close(resources.inlineSys(), fd);
+                FileTable.closeNow(fd);
             }
             return -Errno.EBADFD;
         }
         int r = 0;
         if (fd >= 0) {
             r = resources.files.install(dstIndex, fd);
-            io.jring.sys.FsCalls.close(resources.inlineSys(), fd);
+            FileTable.closeNow(fd);
             res = r;
         }
         if (!skipCqe) {
@@ -662,7 +662,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         if (fd < 0) {
             return -Errno.EBADF;
         }
-        int d = io.jring.sys.FsCalls.fcntl(resources.inlineSys(), fd, 1030 /* F_DUPFD_CLOEXEC */, 0);
+        int d = FileTable.dup(fd);
         return d >= 0 ? d : -Errno.EBADF;
     }
 

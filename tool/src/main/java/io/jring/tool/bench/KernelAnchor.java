@@ -97,4 +97,37 @@ public final class KernelAnchor {
             case defer -> "2";
         };
     }
+
+    /**
+     * Prints the anchor line of a bench's human output: the kernel's rate measured in the
+     * same run and jring's ratio to it, or why the kernel was not measured. Nothing if the
+     * anchor was not run ({@code kernel} null).
+     */
+    public static void printComparison(java.io.PrintWriter out, Run kernel, String what, String anchorFile,
+                                       String unit, double jringRate) {
+        if (kernel == null) {
+            return;
+        }
+        if (kernel.opsPerSec().isPresent()) {
+            double k = kernel.opsPerSec().getAsDouble();
+            out.printf("  kernel io_uring %s on this machine, same run (tool/anchors/%s): %s %s -> jring = %sx kernel%n",
+                    what, anchorFile, io.jring.tool.report.Figures.si(k), unit,
+                    io.jring.tool.report.Figures.fixed(jringRate / k, 2));
+        } else {
+            out.println("  kernel anchor not measured: " + kernel.problem());
+        }
+    }
+
+    /** Rethrows what a bench's loop thread failed with (unchecked as it was, else wrapped). */
+    static void rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        if (t != null) {
+            throw new IllegalStateException(t);
+        }
+    }
 }

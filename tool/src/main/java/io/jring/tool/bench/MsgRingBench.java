@@ -110,15 +110,7 @@ public final class MsgRingBench implements Callable<Integer> {
             out.println(j);
         } else {
             printHuman(out, r);
-            if (kernel != null) {
-                if (kernel.opsPerSec().isPresent()) {
-                    double k = kernel.opsPerSec().getAsDouble();
-                    out.printf("  kernel io_uring MSG_RING on this machine, same run (tool/anchors/msgring.c): %s %s -> jring = %sx kernel%n",
-                            Figures.si(k), unit(r), Figures.fixed(r.msgsPerSec() / k, 2));
-                } else {
-                    out.println("  kernel anchor not measured: " + kernel.problem());
-                }
-            }
+            KernelAnchor.printComparison(out, kernel, "MSG_RING", "msgring.c", unit(r), r.msgsPerSec());
         }
         out.flush();
         return r.errors() == 0 ? 0 : 1;

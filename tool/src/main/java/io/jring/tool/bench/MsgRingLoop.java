@@ -242,16 +242,7 @@ final class MsgRingLoop implements Runnable {
     }
 
     void rethrowFailure() {
-        Throwable t = failure;
-        if (t instanceof RuntimeException r) {
-            throw r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        if (t != null) {
-            throw new IllegalStateException(t);
-        }
+        KernelAnchor.rethrow(failure);
     }
 
     long received() {

@@ -112,15 +112,7 @@ public final class NopBench implements Callable<Integer> {
             out.println(j);
         } else {
             printHuman(out, r);
-            if (kernel != null) {
-                if (kernel.opsPerSec().isPresent()) {
-                    double k = kernel.opsPerSec().getAsDouble();
-                    out.printf("  kernel io_uring NOP on this machine, same run (tool/anchors/nop.c): %s ops/s -> jring = %sx kernel%n",
-                            Figures.si(k), Figures.fixed(r.opsPerSec() / k, 2));
-                } else {
-                    out.println("  kernel anchor not measured: " + kernel.problem());
-                }
-            }
+            KernelAnchor.printComparison(out, kernel, "NOP", "nop.c", "ops/s", r.opsPerSec());
         }
         out.flush();
         return r.errors() == 0 ? 0 : 1;
