@@ -1,5 +1,6 @@
 package io.jring;
 
+import io.jring.core.CallerCompletions;
 import io.jring.sys.FileCalls;
 import io.jring.sys.DirectFds;
 import io.jring.sys.FsCalls;
@@ -68,13 +69,37 @@ public final class Fds {
         return notDirect(new int[] {ctx.scratchInt(0), ctx.scratchInt(1)});
     }
 
-    /** Closes {@code fd}. EINTR is not an error: Linux has released the descriptor anyway. */
+    /**
+     * Closes {@code fd}. EINTR is not an error: Linux has released the descriptor anyway.
+     * An O_DIRECT file's direct I/O in flight through jring finishes first (see
+     * {@link #fsync}).
+     */
     public static void close(int fd) {
+        CallerCompletions.awaitDirectIdle(fd);
         DirectFds.closed(fd);
         int r = FsCalls.close(SysCallContext.current(), fd);
         if (r != -Errno.EINTR) {
             check(r, () -> "cannot close fd " + fd);
         }
+    }
+
+    /**
+     * fsync(2) of {@code fd}; {@code dataOnly}: fdatasync(2). For an O_DIRECT file jring
+     * opened, its direct I/O in flight finishes first (the kernel's inode_dio_wait). If the
+     * calling thread owns a ring with {@code callerCompletion(true)}, its pending completions
+     * run while it waits, so a write whose completion waits for this thread cannot block it.
+     */
+    public static void fsync(int fd, boolean dataOnly) {
+        CallerCompletions.awaitDirectIdle(fd);
+        SysCallContext ctx = SysCallContext.current();
+        check(dataOnly ? FsCalls.fdatasync(ctx, fd) : FsCalls.fsync(ctx, fd), () -> "cannot fsync fd " + fd);
+    }
+
+    /** ftruncate(2) of {@code fd} to {@code length} bytes, after its direct I/O in flight, as {@link #fsync}. */
+    public static void truncate(int fd, long length) {
+        CallerCompletions.awaitDirectIdle(fd);
+        check(FsCalls.ftruncate(SysCallContext.current(), fd, length),
+                () -> "cannot truncate fd " + fd + " to " + length + " bytes");
     }
 
     /**

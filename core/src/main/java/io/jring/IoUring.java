@@ -185,6 +185,7 @@ public final class IoUring implements AutoCloseable {
         private IoUring attachWq;
         private boolean legacyAsync;
         private boolean legacyMsgRing;
+        private boolean callerCompletion;
 
         Builder() {}
 
@@ -236,6 +237,19 @@ public final class IoUring implements AutoCloseable {
          */
         public Builder legacyMsgRing(boolean legacy) {
             this.legacyMsgRing = legacy;
+            return this;
+        }
+
+        /**
+         * Direct (O_DIRECT) writes that need completion processing (an O_DSYNC/O_SYNC file or
+         * RWF_DSYNC: the data flush) finish in the issuing thread's task work, which then posts
+         * the CQE (seed 002), instead of on a small completion worker pool (default false,
+         * Linux's workqueue punt). A thread that then waits for the file's in-flight direct
+         * I/O ({@code Fds.close}, {@code Fds.fsync}, {@code Fds.truncate}) runs its own
+         * pending completions first, so it never waits for itself.
+         */
+        public Builder callerCompletion(boolean enabled) {
+            this.callerCompletion = enabled;
             return this;
         }
 
@@ -291,7 +305,8 @@ public final class IoUring implements AutoCloseable {
                     throw new IoUringException(Errno.EBADFD, "attachWq target ring is closed");
                 }
             }
-            return new IoUring(new RingContext(new RingParams(sq, cq, flags, kind, attach, legacyAsync, legacyMsgRing)));
+            return new IoUring(new RingContext(new RingParams(sq, cq, flags, kind, attach, legacyAsync, legacyMsgRing,
+                    callerCompletion)));
         }
 
         private static int roundUpPow2(int n) {

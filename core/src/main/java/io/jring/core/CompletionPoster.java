@@ -32,8 +32,9 @@ final class CompletionPoster {
         }
         boolean failed = res < 0 || req.failed;
         if (res < 0) {
-            failedEvent(req, res, null);
+            failedEvent(req, res, reasonFor == req ? reason : null);
         }
+        reasonFor = null;
         if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, res, cflags);
         }
@@ -59,6 +60,20 @@ final class CompletionPoster {
         if (ring.drain.active()) {
             ring.drain.flush();
         }
+    }
+
+    /**
+     * Why the op about to fail {@link #reasonFor} failed, for its ReqFailed event (an issue
+     * check such as O_DIRECT alignment). Posting right only, plain; used by the next
+     * {@link #postAndFree} of that request.
+     */
+    private Request reasonFor;
+    private String reason;
+
+    /** Posting right: the issuing op explains the error it is about to return for {@code req}. */
+    void explainFailure(Request req, String why) {
+        reasonFor = req;
+        reason = why;
     }
 
     /** A request that failed before it was issued. */

@@ -159,7 +159,7 @@ final class CompletionReader {
     }
 
     /** Token held: runs this thread's task work, this ring's local work, and moves overflow in. */
-    private void runPending(TaskContext tc) {
+    void runPending(TaskContext tc) {
         if (tc.hasPendingWork()) {
             tc.runTaskWork(false);
         }

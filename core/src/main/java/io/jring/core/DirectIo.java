@@ -3,6 +3,9 @@ package io.jring.core;
 import io.jring.Errno;
 import io.jring.poll.Poller;
 import io.jring.sys.AioCalls;
+import io.jring.sys.DirectFds;
+import io.jring.sys.DirectFile;
+import io.jring.sys.FileCalls;
 import io.jring.sys.FsCalls;
 import io.jring.sys.PollCalls;
 import io.jring.sys.Structs;
@@ -32,6 +35,15 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * </ul>
  * Either way each request goes back to its task as completion work.
  *
+ * <p>A write that needs completion processing (an O_DSYNC/O_SYNC file, or RWF_DSYNC/RWF_SYNC)
+ * is written through the file's companion descriptor without the sync flag and flushed by
+ * jring after the device finished it (seed 002): on the ring's {@link DioCompletionPool}
+ * by default (the kernel's workqueue punt), or in the issuer's task with caller completion.
+ * The CQE follows the flush. Per slot, {@link #slotFile}, {@link #slotSync} and
+ * {@link #slotFd} are written by {@link #submit} and {@link #slotSeq} by the reaping thread,
+ * all plain: the slot table's release/acquire and the hand-offs to the pool or the task
+ * (queue, task list) order them for the readers.
+ *
  * <p>Threads: {@link #submit} runs under the ring's posting right, and so does the slot
  * release in the completion's task work, so the free-slot stack is plain. The slot table is
  * written by the submitter before {@code io_submit} (release) and read by a reaping thread
@@ -49,6 +61,9 @@ final class DirectIo implements Poller.PersistentSource {
     /** Idle checks with nothing in flight before the reaper parks until the next submit. */
     private static final int IDLE_CHECKS = 16;
     private static final int EVENTS = 64;
+    static final byte NO_FLUSH = 0;
+    static final byte DATA_FLUSH = 1;
+    static final byte FULL_FLUSH = 2;
 
     private final RingContext ring;
     private final Arena arena = Arena.ofShared();
@@ -66,6 +81,18 @@ final class DirectIo implements Poller.PersistentSource {
     /** Slot -> request in flight; see the class comment for the access modes. */
     private final Request[] slots;
     private final int[] freeSlots;
+    /** Per slot: the request's O_DIRECT file (null if jring does not track it). */
+    private final DirectFile[] slotFile;
+    /** Per slot: the flush a write needs after the device, {@link #NO_FLUSH}, {@link #DATA_FLUSH} or {@link #FULL_FLUSH}. */
+    private final byte[] slotSync;
+    /** Per slot: the descriptor the write went through (and is flushed through). */
+    private final int[] slotFd;
+    /** Per slot: the file's completion number of the write ({@link DirectFile#completed}). */
+    private final long[] slotSeq;
+    /** Default-mode flushes; created by the first write that needs one (posting right), closed with the ring. */
+    private DioCompletionPool pool;
+    /** The thread last registered for caller completions of this ring (posting right, plain). */
+    private Thread callerRegistered;
     private int nFree;
     private int inFlight;
     private final Thread reaper;
@@ -104,6 +131,10 @@ final class DirectIo implements Poller.PersistentSource {
         this.zeroTimeout = arena.allocate(16, 8);
         this.slots = new Request[capacity];
         this.freeSlots = new int[capacity];
+        this.slotFile = new DirectFile[capacity];
+        this.slotSync = new byte[capacity];
+        this.slotFd = new int[capacity];
+        this.slotSeq = new long[capacity];
         for (int i = 0; i < capacity; i++) {
             freeSlots[i] = capacity - 1 - i;
         }
@@ -142,14 +173,35 @@ final class DirectIo implements Poller.PersistentSource {
             return -Errno.EAGAIN;
         }
         int slot = freeSlots[--nFree];
+        int fd = req.fd;
+        int rwFlags = req.opFlags;
+        byte sync = NO_FLUSH;
+        DirectFile file = DirectFds.file(fd);
+        if (file != null) {
+            file.begin();
+            if (write) {
+                sync = file.syncsWrites() ? (file.fullSync() ? FULL_FLUSH : DATA_FLUSH) : NO_FLUSH;
+                if ((rwFlags & (FileCalls.RWF_DSYNC | FileCalls.RWF_SYNC)) != 0) {
+                    sync = (byte) Math.max(sync, (rwFlags & FileCalls.RWF_SYNC) != 0 ? FULL_FLUSH : DATA_FLUSH);
+                    rwFlags &= ~(FileCalls.RWF_DSYNC | FileCalls.RWF_SYNC);
+                }
+                if (sync != NO_FLUSH) {
+                    fd = file.writeFd(fd);
+                    prepareFlush();
+                }
+            }
+        }
+        slotFile[slot] = file;
+        slotSync[slot] = sync;
+        slotFd[slot] = fd;
         long at = slot * Structs.Iocb.SIZE;
         // struct iocb, written in place (no slice object per I/O); layout as Structs.Iocb.
         iocbs.set(JAVA_LONG, at, slot);                                    // aio_data
         iocbs.set(JAVA_INT, at + 8, 0);                                    // aio_key
-        iocbs.set(JAVA_INT, at + 12, req.opFlags);                         // aio_rw_flags
+        iocbs.set(JAVA_INT, at + 12, rwFlags);                             // aio_rw_flags
         iocbs.set(JAVA_SHORT, at + 16, (short) (write ? Structs.Iocb.CMD_PWRITE : Structs.Iocb.CMD_PREAD));
         iocbs.set(JAVA_SHORT, at + 18, (short) 0);                         // aio_reqprio
-        iocbs.set(JAVA_INT, at + 20, req.fd);
+        iocbs.set(JAVA_INT, at + 20, fd);
         iocbs.set(JAVA_LONG, at + 24, address);
         iocbs.set(JAVA_LONG, at + 32, length);
         iocbs.set(JAVA_LONG, at + 40, offset);
@@ -162,6 +214,18 @@ final class DirectIo implements Poller.PersistentSource {
         SLOTS.setRelease(slots, slot, req);
         IN_FLIGHT.setOpaque(this, inFlight + 1);
         return 0;
+    }
+
+    /** Posting right: whoever will flush writes of this ring is ready (the pool, or this thread's registration). */
+    private void prepareFlush() {
+        if (!ring.callerCompletion) {
+            if (pool == null) {
+                pool = new DioCompletionPool(this, slots.length, ring.id);
+            }
+        } else if (callerRegistered != Thread.currentThread()) {
+            callerRegistered = Thread.currentThread();
+            CallerCompletions.register(ring);
+        }
     }
 
     /** Posting right: true if {@link #submit} queued requests that {@link #flush} must hand over. */
@@ -202,9 +266,27 @@ final class DirectIo implements Poller.PersistentSource {
         Request req = (Request) SLOTS.getAcquire(slots, slot);
         SLOTS.setRelease(slots, slot, (Request) null);
         req.aioSlot = -1;
+        endIo(slot);
+        freeSlot(slot);
+        return req;
+    }
+
+    private void freeSlot(int slot) {
+        slotFile[slot] = null;
         freeSlots[nFree++] = slot;
         IN_FLIGHT.setOpaque(this, inFlight - 1);
-        return req;
+    }
+
+    /**
+     * The I/O in {@code slot} is over for its file's waiters (fsync, truncate, close): when
+     * the device finished it, or for a write that needs a flush when the flush is done, as
+     * Linux's inode_dio_end. Its CQE may still be on its way.
+     */
+    private void endIo(int slot) {
+        DirectFile file = slotFile[slot];
+        if (file != null) {
+            file.end();
+        }
     }
 
     /** Posting right (the completion's task work): the slot may take another request. */
@@ -212,8 +294,33 @@ final class DirectIo implements Poller.PersistentSource {
         int slot = req.aioSlot;
         if (slot >= 0) {
             req.aioSlot = -1;
-            freeSlots[nFree++] = slot;
-            IN_FLIGHT.setOpaque(this, inFlight - 1);
+            freeSlot(slot);
+        }
+    }
+
+    /**
+     * A finished write's completion processing: makes it durable (a flush, unless one that
+     * started after this write completed already did). A failed flush becomes the result.
+     * The pool's worker or the issuer's task; blocks in fdatasync/fsync.
+     */
+    void flushWrite(Request req, SysCallContext sc) {
+        int slot = req.aioSlot;
+        DirectFile file = slotFile[slot];
+        int r = file.flush(sc, slotFd[slot], slotSeq[slot], slotSync[slot] == FULL_FLUSH);
+        if (r < 0) {
+            req.res = r;
+        }
+        endIo(slot);
+    }
+
+    /** The reaping thread: a write that needs its flush completed; hands it to the pool or its task. */
+    private void completeWrite(Request req, int slot, int res) {
+        slotSeq[slot] = slotFile[slot].completed();
+        if (ring.callerCompletion) {
+            ring.completeDirectCaller(req, res);
+        } else {
+            req.res = res;
+            pool.submit(req);
         }
     }
 
@@ -273,7 +380,13 @@ final class DirectIo implements Poller.PersistentSource {
             Request req = (Request) SLOTS.getAcquire(slots, slot);
             SLOTS.setRelease(slots, slot, (Request) null);
             if (req != null) {
-                ring.completeDirect(req, (int) Structs.IoEvent.res(events, i));
+                int res = (int) Structs.IoEvent.res(events, i);
+                if (slotSync[slot] != NO_FLUSH && res >= 0) {
+                    completeWrite(req, slot, res);
+                } else {
+                    endIo(slot);
+                    ring.completeDirect(req, res);
+                }
             }
         }
     }
@@ -332,6 +445,9 @@ final class DirectIo implements Poller.PersistentSource {
         }
         while (!REAP_GUARD.compareAndSet(this, 0, 1)) {
             Thread.onSpinWait();
+        }
+        if (pool != null) {
+            pool.close();
         }
         AioCalls.ioDestroy(ring.resources().inlineSys(), aioContext);
         FsCalls.close(ring.resources().inlineSys(), eventFd);

@@ -47,6 +47,12 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         RingContext.COMPLETE.run(req, cancel);
     };
 
+    /** Caller completion: the write's flush runs here, in its issuer's task, then its CQE. */
+    static final TaskWorkFunc DIRECT_FLUSH_COMPLETE = (req, cancel) -> {
+        req.ring.directIo.flushWrite(req, req.ring.resources.inlineSys());
+        DIRECT_COMPLETE.run(req, cancel);
+    };
+
     static final TaskWorkFunc COMPLETE = (req, cancel) ->
             req.ring.poster.postAndFree(req, cancel || req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
 
@@ -94,6 +100,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     boolean drainDisabled;
     /** MSG_RING to this ring: the sender posts under this ring's lock and wakes it (seed 004's "before"). */
     final boolean legacyMsgRing;
+    /** Direct writes' completion processing runs in the issuer's task (seed 002); else on a pool. */
+    final boolean callerCompletion;
     /**
      * With {@link #legacyMsgRing}: the CQ's lock (Linux's completion_lock), taken by every
      * post and flush of this ring, the owner's included, since senders post too. Null otherwise.
@@ -157,6 +165,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         this.poster = new CompletionPoster(this, cq);
         this.pool = new RequestPool(this, sqEntries);
         this.legacyMsgRing = p.legacyMsgRing();
+        this.callerCompletion = p.callerCompletion();
         this.cqLock = legacyMsgRing ? new ReentrantLock() : null;
         this.lock = singleIssuer ? null : new ReentrantLock();
         this.local = (p.flags() & Setup.DEFER_TASKRUN) != 0 ? new LocalWorkList(kind) : null;
@@ -391,6 +400,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             }
         }
         return directIo.submit(req, write, address, length, offset);
+    }
+
+    /** Posting right: the issuing op says why it fails {@code req} (shown in the ReqFailed event). */
+    public void explainFailure(Request req, String reason) {
+        poster.explainFailure(req, reason);
     }
 
     /** Posting right: hands the direct I/O queued by this batch to the device. */
@@ -708,6 +722,41 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         for (TaskContext c : users) {
             c.withToken(c::releasePoller);
+        }
+    }
+
+    /**
+     * The reaping thread, caller completion: the write goes back to its task to be flushed
+     * there. Not a lazy add: until the flush runs the write is in flight for its file, and
+     * a thread waiting for that (FSYNC in io-wq) must not wait on the owner's countdown.
+     */
+    void completeDirectCaller(Request req, int res) {
+        req.res = res;
+        req.cflags = 0;
+        req.taskFunc = DIRECT_FLUSH_COMPLETE;
+        req.setCompletionWork(true);
+        issuer.queueTaskWork(req, false);
+    }
+
+    /**
+     * The calling thread, outside a task-work run: reaps this ring's device completions and
+     * runs its pending task work and this ring's local work, as a wait would. For waits on a
+     * file's in-flight direct I/O ({@link CallerCompletions}).
+     */
+    void runOwnPendingWork() {
+        TaskContext tc = TaskContext.current();
+        if (tc.isRunningTaskWork() || isClosing() || (singleIssuer && ownerCtx != tc)) {
+            return;
+        }
+        DirectIo d = directIo;
+        if (d != null) {
+            d.reapNow();
+        }
+        tc.enter();
+        try {
+            reader.runPending(tc);
+        } finally {
+            tc.exit();
         }
     }
 

@@ -10,5 +10,6 @@ public record RingParams(
         TaskWorkKind kind,
         RingContext attachWq,
         boolean legacyAsync,
-        boolean legacyMsgRing) {
+        boolean legacyMsgRing,
+        boolean callerCompletion) {
 }

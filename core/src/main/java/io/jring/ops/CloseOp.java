@@ -30,6 +30,7 @@ final class CloseOp extends OpDef {
         if (nonBlocking) {
             return -Errno.EAGAIN;
         }
+        Files.awaitDirectIdle(req.fd);
         DirectFds.closed(req.fd);
         return FsCalls.close(SysCallContext.current(), req.fd);
     }

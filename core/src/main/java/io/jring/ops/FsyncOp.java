@@ -28,6 +28,7 @@ final class FsyncOp extends OpDef {
         if (nonBlocking) {
             return -Errno.EAGAIN;
         }
+        Files.awaitDirectIdle(req.fd);
         SysCallContext sc = SysCallContext.current();
         return (req.opFlags & Fsync.DATASYNC) != 0 ? FsCalls.fdatasync(sc, req.fd) : FsCalls.fsync(sc, req.fd);
     }

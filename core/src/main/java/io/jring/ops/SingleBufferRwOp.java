@@ -42,6 +42,14 @@ final class SingleBufferRwOp extends RwOp {
         if (selects(req) || req.off < 0 || req.done != 0 || Files.checkLive(req.addr) != 0) {
             return -io.jring.Errno.EAGAIN;
         }
+        io.jring.sys.DirectFile file = io.jring.sys.DirectFds.file(req.fd);
+        if (file != null) {
+            String misaligned = file.misalignment(req.addr.address(), req.len, req.off);
+            if (misaligned != null) {
+                req.ring.explainFailure(req, misaligned);
+                return -io.jring.Errno.EINVAL;
+            }
+        }
         return req.ring.submitDirect(req, write, req.addr.address(), req.len, req.off);
     }
 

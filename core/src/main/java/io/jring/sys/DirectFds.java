@@ -3,6 +3,7 @@ package io.jring.sys;
 import io.jring.OpenFlags;
 
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Which descriptors jring opened with O_DIRECT. A {@code preadv2(RWF_NOWAIT)} on an O_DIRECT
@@ -16,30 +17,68 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * jring last knew: a stale "direct" only costs a trip through io-wq, never a wrong result.
  * Descriptors beyond {@link #TRACKED} are asked about with {@code fcntl(F_GETFL)}.
  *
+ * <p>Each tracked O_DIRECT descriptor also maps to its {@link DirectFile} (in-flight count,
+ * O_DSYNC companion), shared with its duplicates.
+ *
  * <p>Any thread; an {@link AtomicLongArray} bitset (volatile reads, CAS updates), read once
- * per request on the issue path.
+ * per request on the issue path. The file table is read volatile on the issue path and
+ * changed under {@link #FILES}' monitor (opens, duplicates, closes).
  */
 public final class DirectFds {
     /** Descriptors tracked by the bitset; larger ones ask the kernel. */
     public static final int TRACKED = 1 << 16;
 
     private static final AtomicLongArray BITS = new AtomicLongArray(TRACKED / 64);
+    private static final AtomicReferenceArray<DirectFile> FILES = new AtomicReferenceArray<>(TRACKED);
 
     private DirectFds() {}
 
     /** Records the flags a descriptor was opened with. */
     public static void opened(int fd, int openFlags) {
-        set(fd, (openFlags & OpenFlags.DIRECT) != 0);
+        boolean direct = (openFlags & OpenFlags.DIRECT) != 0;
+        set(fd, direct);
+        if (fd >= 0 && fd < TRACKED) {
+            DirectFile f = direct ? DirectFile.open(fd, openFlags) : null;
+            synchronized (FILES) {
+                drop(FILES.getAndSet(fd, f));
+            }
+        }
     }
 
     /** Records that a descriptor was closed (its number may come back for another file). */
     public static void closed(int fd) {
         set(fd, false);
+        if (fd >= 0 && fd < TRACKED) {
+            synchronized (FILES) {
+                drop(FILES.getAndSet(fd, null));
+            }
+        }
     }
 
     /** Records a duplicate: it shares the original's open file, O_DIRECT included. */
     public static void duplicated(int from, int to) {
         set(to, isDirect(from));
+        if (to >= 0 && to < TRACKED) {
+            synchronized (FILES) {
+                DirectFile f = file(from);
+                if (f != null) {
+                    f.refs++;
+                }
+                drop(FILES.getAndSet(to, f));
+            }
+        }
+    }
+
+    /** The O_DIRECT file state of {@code fd}, or null if jring did not open it (or does not track it). */
+    public static DirectFile file(int fd) {
+        return fd >= 0 && fd < TRACKED ? FILES.get(fd) : null;
+    }
+
+    /** Under the table's monitor: one descriptor less names {@code f}. */
+    private static void drop(DirectFile f) {
+        if (f != null && --f.refs == 0) {
+            f.release();
+        }
     }
 
     public static boolean isDirect(int fd) {
