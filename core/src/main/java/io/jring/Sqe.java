@@ -37,6 +37,11 @@ public final class Sqe {
     private Object arg;
     /** Some field may be non-zero: {@link #reset()} has work to do. Saves the second reset of getSqe + prep. */
     private boolean dirty = true;
+    /**
+     * A field other than opcode, flags, userData and fd may be non-zero: only then does
+     * {@link #reset()} clear them, so reusing a slot that held a NOP stores four fields, not fifteen.
+     */
+    private boolean wide = true;
 
     Sqe() {}
 
@@ -48,25 +53,29 @@ public final class Sqe {
         dirty = false;
         opcode = 0;
         flags = 0;
-        ioprio = 0;
         fd = 0;
-        off = 0;
-        addr = null;
-        len = 0;
-        opFlags = 0;
         userData = 0;
-        bufIndex = 0;
-        bufGroup = 0;
-        fileIndex = 0;
-        addr2 = 0;
-        addr3 = 0;
-        arg = null;
+        if (wide) {
+            wide = false;
+            ioprio = 0;
+            off = 0;
+            addr = null;
+            len = 0;
+            opFlags = 0;
+            bufIndex = 0;
+            bufGroup = 0;
+            fileIndex = 0;
+            addr2 = 0;
+            addr3 = 0;
+            arg = null;
+        }
         return this;
     }
 
     private Sqe rw(int op, int fd, MemorySegment buf, int len, long offset) {
         reset();
         dirty = true;
+        wide = true;
         this.opcode = op;
         this.fd = fd;
         this.addr = buf;
@@ -285,6 +294,7 @@ public final class Sqe {
 
     public Sqe ioprio(int ioprio) {
         dirty = true;
+        wide = true;
         this.ioprio = ioprio;
         return this;
     }
@@ -292,6 +302,7 @@ public final class Sqe {
     /** The provided-buffer group to select from (with {@link SqeFlags#BUFFER_SELECT}). */
     public Sqe bufferGroup(int groupId) {
         dirty = true;
+        wide = true;
         this.bufGroup = groupId;
         return this;
     }
@@ -312,36 +323,42 @@ public final class Sqe {
 
     public Sqe off(long off) {
         dirty = true;
+        wide = true;
         this.off = off;
         return this;
     }
 
     public Sqe addr(MemorySegment addr) {
         dirty = true;
+        wide = true;
         this.addr = addr;
         return this;
     }
 
     public Sqe len(int len) {
         dirty = true;
+        wide = true;
         this.len = len;
         return this;
     }
 
     public Sqe opFlags(int opFlags) {
         dirty = true;
+        wide = true;
         this.opFlags = opFlags;
         return this;
     }
 
     public Sqe bufIndex(int bufIndex) {
         dirty = true;
+        wide = true;
         this.bufIndex = bufIndex;
         return this;
     }
 
     public Sqe fileIndex(int fileIndex) {
         dirty = true;
+        wide = true;
         this.fileIndex = fileIndex;
         return this;
     }
@@ -349,6 +366,7 @@ public final class Sqe {
     /** Raw {@code addr2} (target user data, timeout nanos, MSG_RING command). */
     public Sqe addr2(long addr2) {
         dirty = true;
+        wide = true;
         this.addr2 = addr2;
         return this;
     }
@@ -356,6 +374,7 @@ public final class Sqe {
     /** Raw {@code addr3} (MSG_RING source file index). */
     public Sqe addr3(long addr3) {
         dirty = true;
+        wide = true;
         this.addr3 = addr3;
         return this;
     }
@@ -363,6 +382,7 @@ public final class Sqe {
     /** Out-of-line argument: iovec array, path, socket address or target ring. */
     public Sqe arg(Object arg) {
         dirty = true;
+        wide = true;
         this.arg = arg;
         return this;
     }

@@ -8,7 +8,7 @@ import io.jring.trace.CqeOverflowEvent;
 import io.jring.trace.ReqFailedEvent;
 import io.jring.trace.Tracing;
 
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The posting side of a ring's CQ (the kernel's {@code io_req_complete_post} and
@@ -19,14 +19,45 @@ import java.util.concurrent.locks.LockSupport;
 final class CompletionPoster {
     private final RingContext ring;
     private final CompletionQueue cq;
+    // The ring's parts every completion touches, held here to save a hop per CQE.
+    private final RequestPool pool;
+    private final Timeouts timeouts;
+    private final DrainQueue drain;
+    private final ReentrantLock cqLock;
 
     CompletionPoster(RingContext ring, CompletionQueue cq) {
         this.ring = ring;
         this.cq = cq;
+        this.pool = ring.pool;
+        this.timeouts = ring.timeouts;
+        this.drain = ring.drain;
+        this.cqLock = ring.cqLock;
     }
 
-    /** Posts the request's CQE (unless skipped) and frees it. */
+    /**
+     * Posts the request's CQE (unless skipped) and frees it. A request without side state
+     * (no buffer, link, failure mark) takes the short path, small enough to inline.
+     */
     void postAndFree(Request req, int res, int cflags) {
+        if (req.hasSideState()) {
+            postAndFreeSide(req, res, cflags);
+            return;
+        }
+        if (res < 0) {
+            failedEvent(req, res, reasonFor == req ? reason : null);
+            post(req.userData, res, cflags);
+        } else if ((req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
+            post(req.userData, res, cflags);
+        }
+        reasonFor = null;
+        pool.releasePlain(req);
+        if (drain.active()) {
+            drain.flush();
+        }
+    }
+
+    /** {@link #postAndFree} of a request with side state: its buffer, failure mark and chain. */
+    private void postAndFreeSide(Request req, int res, int cflags) {
         if (req.selectedBid >= 0) {
             cflags |= ring.buffers.complete(req, res);
         }
@@ -56,9 +87,9 @@ final class CompletionPoster {
     }
 
     private void release(Request req) {
-        ring.pool.release(req);
-        if (ring.drain.active()) {
-            ring.drain.flush();
+        pool.release(req);
+        if (drain.active()) {
+            drain.flush();
         }
     }
 
@@ -98,7 +129,7 @@ final class CompletionPoster {
 
     /** Fills a CQE (published at the next flush); overflows in order when the CQ is full. */
     void post(long userData, int res, int cflags) {
-        if (ring.cqLock != null) {
+        if (cqLock != null) {
             lockedPost(userData, res, cflags);
             return;
         }
@@ -108,20 +139,20 @@ final class CompletionPoster {
         if (Tracing.complete) {
             traceComplete(userData, res, cflags);
         }
-        ring.timeouts.posted();
+        timeouts.posted();
     }
 
     /** legacyMsgRing rings: senders post too, so every post and flush takes the CQ lock. */
     private void lockedPost(long userData, int res, int cflags) {
-        ring.cqLock.lock();
+        cqLock.lock();
         try {
             if (!cq.post(userData, res, cflags)) {
                 traceOverflow(userData, res);
             }
         } finally {
-            ring.cqLock.unlock();
+            cqLock.unlock();
         }
-        ring.timeouts.posted();
+        timeouts.posted();
     }
 
     private void traceComplete(long userData, int res, int cflags) {
@@ -147,12 +178,12 @@ final class CompletionPoster {
     /** Publishes posted CQEs and wakes a thread waiting on this ring if it is not us. */
     void flush() {
         boolean published;
-        if (ring.cqLock != null) {
-            ring.cqLock.lock();
+        if (cqLock != null) {
+            cqLock.lock();
             try {
                 published = cq.flush();
             } finally {
-                ring.cqLock.unlock();
+                cqLock.unlock();
             }
         } else {
             published = cq.flush();
@@ -164,12 +195,12 @@ final class CompletionPoster {
 
     /** Moves overflowed CQEs into room that appeared, then publishes. */
     void flushOverflow() {
-        if (ring.cqLock != null) {
-            ring.cqLock.lock();
+        if (cqLock != null) {
+            cqLock.lock();
             try {
                 cq.flushOverflow();
             } finally {
-                ring.cqLock.unlock();
+                cqLock.unlock();
             }
         } else {
             cq.flushOverflow();

@@ -210,6 +210,7 @@ final class DirectIo implements Poller.PersistentSource {
         iocbs.set(JAVA_INT, at + 60, eventFd);                             // aio_resfd
         iocbPointers.set(JAVA_LONG, nPending * 8L, iocbs.address() + at);
         pendingSlots[nPending++] = slot;
+        req.markSideState(Request.SIDE_IO);
         req.aioSlot = slot;
         SLOTS.setRelease(slots, slot, req);
         IN_FLIGHT.setOpaque(this, inFlight + 1);

@@ -57,6 +57,7 @@ final class LinkChains {
                 queueChain();
             }
         } else if (linked) {
+            req.markSideState(Request.SIDE_LINK);
             head = req;
             tail = req;
             req.drainChain = (req.flags & SqeFlags.IO_DRAIN) != 0;
@@ -71,6 +72,7 @@ final class LinkChains {
      */
     boolean submitFailed(Request req, int err) {
         req.res = err;
+        req.markSideState(Request.SIDE_LINK);
         req.failed = true;
         boolean linked = (req.flags & LINK_FLAGS) != 0;
         if (head == null && !linked) {
@@ -101,6 +103,7 @@ final class LinkChains {
     }
 
     private void append(Request req) {
+        req.markSideState(Request.SIDE_LINK);
         tail.link = req;
         tail = req;
         if ((req.flags & SqeFlags.IO_DRAIN) != 0) {

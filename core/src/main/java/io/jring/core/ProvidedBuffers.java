@@ -118,6 +118,7 @@ final class ProvidedBuffers {
             if (!region.scope().isAlive()) {
                 return -Errno.EFAULT;
             }
+            req.markSideState(Request.SIDE_BUFFER);
             req.selectedBid = bids[at];
             req.selectedAddress = addresses[at];
             req.selectedLength = wanted > 0 ? Math.min(wanted, lengths[at]) : lengths[at];

@@ -43,6 +43,34 @@ public final class Request extends TaskWork implements IoWork {
     public long addr3;
     public Object arg;
 
+    /**
+     * Linux's REQ_F_* idea for the hot path: a bit per rare feature that gave this request
+     * state beyond the common fields (SIDE_*; the paths only test for non-zero, the bits say
+     * who set it). Zero for a plain request, so init, posting and release test this one word
+     * instead of each feature's fields; the fields' defaults are restored at the next
+     * {@link #init} only when it is non-zero. Whoever gives a request such state marks it
+     * first ({@link #markSideState}). Set by
+     * {@link #markSideState} (atomic OR: see there); read plain by the thread that owns the
+     * request (it got the request through a release/acquire hand-off, which orders the marks
+     * made before it); written plain only in init, before the request is shared.
+     */
+    int sideState;
+
+    /** done, hashKey, unbound, aioSlot or failed set by an op (partial transfer, punt, device I/O). */
+    public static final int SIDE_IO = 1;
+    /** Holds a registered file's use ({@link #fixedFd}). */
+    static final int SIDE_FIXED_FILE = 1 << 1;
+    /** Selected a provided buffer. */
+    static final int SIDE_BUFFER = 1 << 2;
+    /** Member of an IO_LINK chain, of a drained chain, or a LINK_TIMEOUT. */
+    static final int SIDE_LINK = 1 << 3;
+    /** In the timers' heap or the ring's timeout list. */
+    static final int SIDE_TIMEOUT = 1 << 4;
+    /** Armed a poll wait. */
+    static final int SIDE_POLL = 1 << 5;
+    /** A cancel marked it ({@link #cancelRequested}). */
+    static final int SIDE_CANCEL = 1 << 6;
+
     /** The registered file's descriptor this request keeps open while in flight, or -1. Posting right. */
     int fixedFd = -1;
     /**
@@ -52,11 +80,14 @@ public final class Request extends TaskWork implements IoWork {
      */
     volatile boolean cancelRequested;
     private static final java.lang.invoke.VarHandle CANCEL_REQUESTED;
+    private static final java.lang.invoke.VarHandle SIDE_STATE;
 
     static {
         try {
             CANCEL_REQUESTED = java.lang.invoke.MethodHandles.lookup()
                     .findVarHandle(Request.class, "cancelRequested", boolean.class);
+            SIDE_STATE = java.lang.invoke.MethodHandles.lookup()
+                    .findVarHandle(Request.class, "sideState", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -152,6 +183,13 @@ public final class Request extends TaskWork implements IoWork {
         this.fd = sqe.fd();
         this.res = 0;
         this.cflags = 0;
+        if (sideState != 0) {
+            resetSideState();
+        }
+    }
+
+    /** The previous use had side state: back to the defaults every request starts from. */
+    private void resetSideState() {
         this.done = 0;
         this.hashKey = 0;
         this.unbound = false;
@@ -169,6 +207,7 @@ public final class Request extends TaskWork implements IoWork {
         this.drainChain = false;
         this.timeoutTarget = null;
         this.heapIndex = -1;
+        this.sideState = 0;
     }
 
     /** Copies the remaining SQE fields, for ops that keep them past submission. */
@@ -191,18 +230,37 @@ public final class Request extends TaskWork implements IoWork {
         ring.poster.post(userData, res, cflags | io.jring.CqeFlags.MORE);
     }
 
-    /** Drops references so a pooled request keeps nothing alive. */
-    void clear() {
+    /** Drops the references every request may hold, so a pooled request keeps nothing alive. */
+    void clearRefs() {
         task = null;
         def = null;
         addr = null;
         arg = null;
         taskFunc = null;
+    }
+
+    /** Drops the references only side state holds (the other half of {@link #clearRefs}). */
+    void clearSideRefs() {
         selectedRegion = null;
         link = null;
         timeoutTarget = null;
         timeoutNext = null;
         timeoutPrev = null;
+    }
+
+    /**
+     * Records that a rare feature gave this request state beyond the common fields, so its
+     * completion, release and next {@link #init} take their full paths. Atomic because a
+     * canceller (posting right) and an io-wq worker running the request may mark at once;
+     * only rare paths mark, so the locked OR costs the common case nothing.
+     */
+    public void markSideState(int bits) {
+        SIDE_STATE.getAndBitwiseOr(this, bits);
+    }
+
+    /** Has side state (any of the SIDE_* bits): the completion and release need their full paths. */
+    boolean hasSideState() {
+        return sideState != 0;
     }
 
     @Override

@@ -32,16 +32,28 @@ final class RequestPool {
     }
 
     void release(Request r) {
-        if (r.fixedFd >= 0) {
-            ring.resources().files.releaseUse(r.fixedFd);
-            r.fixedFd = -1;
+        if (r.hasSideState()) {
+            if (r.fixedFd >= 0) {
+                releaseFixedFile(r);
+            }
+            r.clearSideRefs();
         }
-        r.clear();
+        releasePlain(r);
+    }
+
+    /** {@link #release} of a request known to have no side state: the completion fast path. */
+    void releasePlain(Request r) {
+        r.clearRefs();
         if (size == free.length) {
             free = java.util.Arrays.copyOf(free, size * 2);
         }
         free[size++] = r;
         inFlightAdd(-1);
+    }
+
+    private void releaseFixedFile(Request r) {
+        ring.resources().files.releaseUse(r.fixedFd);
+        r.fixedFd = -1;
     }
 
     private void inFlightAdd(int d) {

@@ -42,6 +42,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     static final TaskWorkFunc DIRECT_COMPLETE = (req, cancel) -> {
         req.ring.directIo.release(req);
         if (req.res >= 0 && req.res < req.len) {
+            req.markSideState(Request.SIDE_IO);
             req.failed = true;   // a short direct read or write breaks a link
         }
         RingContext.COMPLETE.run(req, cancel);
@@ -111,7 +112,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final boolean legacyAsync;
     /** Registered files and buffers, inline syscall scratch: posting right only. */
     private final RingResources resources = new RingResources();
-    final RequestIssuer issuer = new RequestIssuer(this);
+    final RequestIssuer issuer;
     final CompletionPoster poster;
     private final CompletionReader reader;
 
@@ -162,11 +163,12 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         this.sqMask = sqEntries - 1;
         this.cq = new CompletionQueue(p.cqEntries());
-        this.poster = new CompletionPoster(this, cq);
         this.pool = new RequestPool(this, sqEntries);
         this.legacyMsgRing = p.legacyMsgRing();
         this.callerCompletion = p.callerCompletion();
         this.cqLock = legacyMsgRing ? new ReentrantLock() : null;
+        this.poster = new CompletionPoster(this, cq);   // after the parts it holds
+        this.issuer = new RequestIssuer(this);          // after the poster and pool it holds
         this.lock = singleIssuer ? null : new ReentrantLock();
         this.local = (p.flags() & Setup.DEFER_TASKRUN) != 0 ? new LocalWorkList(kind) : null;
         if (p.attachWq() != null) {
@@ -458,6 +460,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         if (prev == null || prev.opcode == io.jring.Opcode.LINK_TIMEOUT) {
             return -Errno.EINVAL;
         }
+        lt.markSideState(Request.SIDE_LINK);
         lt.timeoutTarget = prev;
         return 0;
     }
@@ -552,12 +555,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         // In transit between a worker and its poll (its ARM task work is queued): the mark
         // makes that task work end it with -ECANCELED instead of arming it.
+        target.markSideState(Request.SIDE_CANCEL);
         target.cancelRequested = true;
         return 0;
     }
 
     /** Marks a request a cancel found in io-wq (queued ones are removed; a running one sees the mark). */
     private static boolean flagCancel(Request r) {
+        r.markSideState(Request.SIDE_CANCEL);
         r.cancelRequested = true;
         return true;
     }

@@ -35,6 +35,7 @@ public final class RingResources {
             return fd;
         }
         files.acquireUse(fd);
+        req.markSideState(Request.SIDE_FIXED_FILE);
         req.fixedFd = fd;
         req.fd = fd;
         return 0;

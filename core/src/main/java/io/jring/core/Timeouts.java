@@ -143,6 +143,7 @@ final class Timeouts {
             return;
         }
         lt.timeoutTarget = null;
+        target.markSideState(Request.SIDE_LINK);
         target.link = lt.link;   // the chain goes on (or fails) from the target
         lt.link = null;
         int r = cancel ? -Errno.ECANCELED : ring.cancelRequest(target);
@@ -167,6 +168,7 @@ final class Timeouts {
     }
 
     private void append(Request r) {
+        r.markSideState(Request.SIDE_TIMEOUT);
         r.timeoutNext = null;
         r.timeoutPrev = tail;
         if (tail == null) {

@@ -33,6 +33,7 @@ final class Timers {
             if (stopping) {
                 deadline = Long.MIN_VALUE;   // fires at once, completes -ECANCELED as the ring closes
             }
+            r.markSideState(Request.SIDE_TIMEOUT);
             r.deadline = deadline;
             if (size == heap.length) {
                 heap = Arrays.copyOf(heap, size * 2);

@@ -70,8 +70,12 @@ abstract class RwOp extends OpDef {
         // answers both that and, for a buffered write, the inode it is hashed by.
         SysCallContext sc = SysCallContext.current();
         boolean regular = FsCalls.fileType(sc, req.fd) == Structs.Stat.S_IFREG;
+        if (!regular) {
+            req.markSideState(Request.SIDE_IO);
+        }
         req.unbound = !regular;
         if (write && regular && req.hashKey == 0 && !DirectFds.isDirect(req.fd)) {
+            req.markSideState(Request.SIDE_IO);
             req.hashKey = Files.inodeHashKey(sc.stat());
         }
     }
@@ -113,6 +117,7 @@ abstract class RwOp extends OpDef {
                 return (rwf & FileCalls.RWF_NOWAIT) != 0 ? finish(req, r) : (int) r;
             }
             if (r > 0 && skip + r < total && (rwf & FileCalls.RWF_NOWAIT) == 0 && Files.isRegular(req.fd)) {
+                req.markSideState(Request.SIDE_IO);
                 req.done = skip + r;   // partial page-cache hit: finish the rest in io-wq
                 return -Errno.EAGAIN;
             }
@@ -123,6 +128,7 @@ abstract class RwOp extends OpDef {
         }
         int res = finish(req, r);
         if (res >= 0 && res < total) {
+            req.markSideState(Request.SIDE_IO);
             req.failed = true;   // a short read or write breaks a link, as in Linux
         }
         return res;

@@ -77,6 +77,7 @@ final class SendRecvOp extends OpDef {
             return done > 0 && (req.opFlags & SocketCalls.MSG_DONTWAIT) != 0 ? (int) done : -Errno.EAGAIN;
         }
         if (r > 0 && (req.opFlags & SocketCalls.MSG_WAITALL) != 0 && done + r < length) {
+            req.markSideState(Request.SIDE_IO);
             req.done = done + r;
             return -Errno.EAGAIN;   // the rest, on readiness
         }

@@ -3,6 +3,7 @@ package io.jring.conformance;
 import static io.jring.conformance.ConformanceSupport.BAD_FD;
 import static io.jring.conformance.ConformanceSupport.MS;
 import static io.jring.conformance.ConformanceSupport.NEVER;
+import static io.jring.conformance.ConformanceSupport.QUIET;
 import static io.jring.conformance.ConformanceSupport.assertAnyOrder;
 import static io.jring.conformance.ConformanceSupport.assertQuiet;
 import static io.jring.conformance.ConformanceSupport.cancelled;
@@ -12,6 +13,7 @@ import static io.jring.conformance.ConformanceSupport.ring;
 import static io.jring.conformance.ConformanceSupport.sqe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.jring.Cqe;
 import io.jring.Errno;
 import io.jring.IoUring;
 import io.jring.Sqe;
@@ -184,11 +186,27 @@ class SkipCqeTest {
                     | (async ? SqeFlags.ASYNC : 0) | (skipRead ? SqeFlags.CQE_SKIP_SUCCESS : 0));
             sqe(ring).prepLinkTimeout(MS, 0).userData(1).flags(skipTimeout ? SqeFlags.CQE_SKIP_SUCCESS : 0);
             assertEquals(2, ring.submit());
-            List<Completion> got = next(ring, skipTimeout ? 1 : 2);
+            List<Completion> got = new ArrayList<>(next(ring, skipTimeout ? 1 : 2));
+            while (got.stream().noneMatch(c -> c.userData() == 0)) {
+                got.add(next(ring));   // the timeout's failure came first (see below)
+            }
             Completion read = got.stream().filter(c -> c.userData() == 0).findFirst().orElseThrow();
-            // -EINTR: an ASYNC read caught running in io-wq is interrupted, not cancelled
-            Completion wantRead = async && read.res() == -Errno.EINTR ? cqe(0, -Errno.EINTR) : cancelled(0);
-            if (skipTimeout) {
+            if (skipTimeout && got.size() == 1 && async && read.res() == -Errno.EINTR) {
+                Cqe late = ring.waitCqe(QUIET);
+                if (late != null) {
+                    got.add(new Completion(late.userData(), late.res(), late.flags()));
+                    ring.cqeSeen(late);
+                }
+            }
+            // -EINTR: an ASYNC read caught running in io-wq is interrupted, not cancelled; the
+            // timeout may then say -EALREADY (Linux, when its cancel finds the read running),
+            // which is a failure, so it is posted even with CQE_SKIP_SUCCESS.
+            boolean caughtRunning = async && read.res() == -Errno.EINTR;
+            Completion wantRead = caughtRunning ? cqe(0, -Errno.EINTR) : cancelled(0);
+            boolean already = caughtRunning && got.stream().anyMatch(c -> c.userData() == 1 && c.res() == -Errno.EALREADY);
+            if (already) {
+                assertAnyOrder(List.of(wantRead, cqe(1, -Errno.EALREADY)), got);
+            } else if (skipTimeout) {
                 assertEquals(List.of(wantRead), got, "-ETIME of a linked timeout counts as success for the skip");
             } else {
                 assertAnyOrder(List.of(wantRead, cqe(1, -Errno.ETIME)), got);
