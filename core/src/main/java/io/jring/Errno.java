@@ -55,6 +55,7 @@ public final class Errno {
     public static final int EALREADY = 114;
     public static final int EINPROGRESS = 115;
     public static final int ECANCELED = 125;
+    public static final int EOWNERDEAD = 130;
 
     /** The symbolic name of a (positive or negated) errno value, e.g. "ECANCELED". */
     public static String name(int errno) {
@@ -111,6 +112,7 @@ public final class Errno {
             case EALREADY -> "EALREADY";
             case EINPROGRESS -> "EINPROGRESS";
             case ECANCELED -> "ECANCELED";
+            case EOWNERDEAD -> "EOWNERDEAD";
             default -> "E" + e;
         };
     }

@@ -163,10 +163,17 @@ final class FileTable {
         return t[index];
     }
 
-    /** Installs a duplicate of a descriptor into a slot (MSG_RING SEND_FD), replacing what was there. */
+    /**
+     * Installs a duplicate of a descriptor into a slot (MSG_RING SEND_FD), replacing what was
+     * there. 0, or as Linux's io_install_fixed_file: -ENXIO without a table, -EINVAL for a
+     * slot out of range.
+     */
     int install(int index, int fd) {
         int[] t = fds;
-        if (t == null || index < 0 || index >= t.length) {
+        if (t == null) {
+            return -Errno.ENXIO;
+        }
+        if (index < 0 || index >= t.length) {
             return -Errno.EINVAL;
         }
         int d = dup(fd);

@@ -8,6 +8,7 @@ import io.jring.Setup;
 import io.jring.Sqe;
 import io.jring.TaskWorkKind;
 import io.jring.iowq.IoWq;
+import io.jring.ops.OpDef;
 import io.jring.tw.HelperWaker;
 import io.jring.poll.Poller;
 import io.jring.tw.TaskContext;
@@ -139,12 +140,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     private static final VarHandle OWNER;
     private static final VarHandle CLOSED;
+    private static final VarHandle REMOTE_FDS;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             OWNER = l.findVarHandle(RingContext.class, "owner", Thread.class);
             CLOSED = l.findVarHandle(RingContext.class, "closed", int.class);
+            REMOTE_FDS = l.findVarHandle(RingContext.class, "remoteFds", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -576,16 +579,33 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private final java.util.concurrent.ConcurrentLinkedQueue<MsgCarrier> inbox =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
 
+    /** Carriers of this ring's messages to other threads' rings; the sender's posting right. */
+    final MsgCarrierCache carriers = new MsgCarrierCache();
+
+    /**
+     * SEND_FD messages to this ring sent by remote task work and not yet run: close() waits
+     * for them, since each holds a file and a sender's request that must complete. The
+     * sender increments it and then re-reads {@link #closed}; close() sets {@link #closed}
+     * and then reads it: volatile on both sides (Dekker), so either the sender sees the
+     * ring closing (and backs out with -EBADFD) or close() sees the message and waits for
+     * it. Decremented by whoever ran the message. Data messages are not counted: one caught
+     * by a close just drops, like the CQEs the close drops.
+     */
+    private volatile int remoteFds;
+
     /**
      * Sender's posting right: delivers a message to {@code target} (DATA: a CQE with
      * {@code userData}/{@code res}/{@code cflags}; SEND_FD: install {@code fd}, a private
      * duplicate, into slot {@code dstIndex}, then the CQE unless skipped). Same owner (or
      * this ring): posted at once. Another thread's SINGLE_ISSUER ring: remote task work on
      * its owner's task (its local list with DEFER_TASKRUN, lazily woken). A shared ring:
-     * posted under its lock. Returns 0, or -EBADFD if the target is closed.
+     * posted under its lock. Returns the sender's result: 0, the install's -errno, -EBADFD
+     * if the target is closed, or, for a SEND_FD by remote task work,
+     * {@link OpDef#ISSUE_QUEUED}: {@code sender} completes with the install's result once
+     * the target's task has run it, as Linux's io_msg_fd_remote.
      */
     public int sendMessage(RingContext target, long userData, int res, int cflags, int fd, int dstIndex,
-                           boolean skipCqe) {
+                           boolean skipCqe, Request sender) {
         if (target.closed != 0) {
             if (fd >= 0) {
                 FileTable.closeNow(fd);
@@ -607,31 +627,46 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             return 0;
         }
         if (!target.singleIssuer) {
+            int r;
             target.lockRing();
             try {
-                target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
+                r = target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
                 target.poster.flush();
             } finally {
                 target.unlockRing();
             }
             target.wakeWaiterIfOther();
-            return 0;
+            return r;
         }
         TaskContext oc = target.ownerCtx;
         if (oc != null && oc == TaskContext.current()) {
             // This thread owns both rings and holds its token: it has the target's posting right.
-            target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
+            int r = target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
             target.poster.flush();
-            return 0;
+            return r;
         }
-        MsgCarrier m = new MsgCarrier(target, userData, res, cflags, fd, dstIndex, skipCqe);
+        if (fd >= 0) {
+            REMOTE_FDS.getAndAdd(target, 1);
+            if (target.closed != 0) {
+                target.remoteFdDone();
+                FileTable.closeNow(fd);
+                return -Errno.EBADFD;
+            }
+        }
+        MsgCarrier m = carriers.take().set(target, userData, res, cflags, fd, dstIndex, skipCqe,
+                fd >= 0 ? sender : null);
         if (oc != null) {
             target.queueRemote(m, oc);
         } else {
             target.inbox.add(m);
             target.drainInbox();
         }
-        return 0;
+        return fd >= 0 ? OpDef.ISSUE_QUEUED : 0;
+    }
+
+    /** A counted SEND_FD message has run (see {@link #remoteFds}). */
+    void remoteFdDone() {
+        REMOTE_FDS.getAndAdd(this, -1);
     }
 
     private void queueRemote(MsgCarrier m, TaskContext oc) {
@@ -655,24 +690,41 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
     }
 
-    /** Target's posting right: posts the message's CQE (installing the sent file first). */
-    int deliverHere(long userData, int res, int cflags, int fd, int dstIndex, boolean skipCqe, boolean cancel) {
-        if (cancel || closed != 0) {
+    /**
+     * Target's posting right, or any thread once the ring is closing (then it only drops):
+     * posts the message's CQE, installing the sent file first. Returns the sender's result:
+     * 0; for SEND_FD the install's -errno (then no target CQE, as Linux), or -EOWNERDEAD if
+     * the owner is gone ({@code ownerGone}: Linux's install task work run by an exiting
+     * task); -EBADFD if the ring is closing. A data message still posts when the owner is
+     * gone: the CQ outlives its owner, as Linux's fallback posts it too.
+     */
+    int deliverHere(long userData, int res, int cflags, int fd, int dstIndex, boolean skipCqe, boolean ownerGone) {
+        if (closed != 0 || (ownerGone && fd >= 0)) {
             if (fd >= 0) {
                 FileTable.closeNow(fd);
             }
-            return -Errno.EBADFD;
+            return closed != 0 ? -Errno.EBADFD : -Errno.EOWNERDEAD;
         }
-        int r = 0;
         if (fd >= 0) {
-            r = resources.files.install(dstIndex, fd);
+            int r = resources.files.install(dstIndex, fd);
             FileTable.closeNow(fd);
+            if (r < 0) {
+                return r;
+            }
             res = r;
         }
         if (!skipCqe) {
             poster.post(userData, res, cflags);
         }
-        return r;
+        return 0;
+    }
+
+    /** close(): runs what is left in the inbox (the ring never got an owner); it only drops now. */
+    private void drainInboxForClose() {
+        MsgCarrier m;
+        while ((m = inbox.poll()) != null) {
+            m.runTaskWork(true);
+        }
     }
 
     /** SEND_FD, sender's side: a private duplicate of fixed slot {@code index}, or -EBADF. */
@@ -891,6 +943,17 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         while (pool.inFlight() > 0) {
             drainForClose();
             if (pool.inFlight() == 0) {
+                break;
+            }
+            waiter = me;
+            LockSupport.parkNanos(this, 1_000_000L);
+            waiter = null;
+        }
+        while (remoteFds > 0) {
+            // SEND_FD messages on their way in: their senders' requests wait for the result.
+            drainInboxForClose();
+            drainForClose();
+            if (remoteFds == 0) {
                 break;
             }
             waiter = me;

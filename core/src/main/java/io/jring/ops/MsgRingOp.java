@@ -14,8 +14,12 @@ import io.jring.core.RingContext;
  * {@code res = len} and {@code userData = off} (and, with {@code MsgRing.FLAGS_PASS}, the
  * SQE's file index as CQE flags); SEND_FD moves registered file {@code addr3} into the
  * target's slot {@code fileIndex}, its CQE suppressed with {@code MsgRing.CQE_SKIP}. The
- * sender's result: 0, -EBADFD for a closed target, -EINVAL for bad flags or a target that
- * is not a ring, -EBADF for an empty source slot. Inline under the sender's posting right.
+ * sender's result: 0, -EBADFD for a closed target, -EINVAL for bad flags, a target that is
+ * not a ring or (SEND_FD) the sender's own ring, -EBADF for an empty source slot, and for
+ * SEND_FD the install's error (-ENXIO: no file table, -EINVAL: slot out of range) or
+ * -EOWNERDEAD (the target's owner died first). Inline under the sender's posting right; a
+ * SEND_FD to another thread's ring completes when that thread's task has installed the
+ * file, as Linux's io_msg_fd_remote.
  */
 final class MsgRingOp extends OpDef {
     @Override
@@ -45,14 +49,17 @@ final class MsgRingOp extends OpDef {
         RingContext target = (RingContext) req.arg;
         if ((int) req.addr2 == MsgRing.DATA) {
             int cflags = (req.opFlags & MsgRing.FLAGS_PASS) != 0 ? req.fileIndex : 0;
-            return req.ring.sendMessage(target, req.off, req.len, cflags, -1, 0, false);
+            return req.ring.sendMessage(target, req.off, req.len, cflags, -1, 0, false, null);
+        }
+        if (target == req.ring) {
+            return -Errno.EINVAL;   // as Linux: a ring cannot send a file to itself
         }
         int fd = req.ring.duplicateFixed((int) req.addr3);
         if (fd < 0) {
             return fd;
         }
         return req.ring.sendMessage(target, req.off, 0, 0, fd, req.fileIndex,
-                (req.opFlags & MsgRing.CQE_SKIP) != 0);
+                (req.opFlags & MsgRing.CQE_SKIP) != 0, req);
     }
 
     @Override
