@@ -57,6 +57,13 @@ public final class PriorityTaskList implements TaskWorkList {
     /** A completion item of this batch went to the normal list. Under {@link #lock}. */
     private boolean capped;
 
+    /**
+     * The priority and total counts of the consumer's last detach, so a test can check the
+     * cap against the batch it runs. Consumer only, plain.
+     */
+    int detachedPrior;
+    int detachedCount;
+
     /** As {@link LockedTaskList}'s: under {@link #lock}, set by adders, cleared by the consumer. */
     private boolean running;
 
@@ -102,6 +109,8 @@ public final class PriorityTaskList implements TaskWorkList {
                     batch = first;
                 }
                 priorFirst = priorLast = first = last = null;
+                detachedPrior = priorCount;
+                detachedCount = count;
                 priorCount = count = 0;
                 capped = false;
                 if (batch == null) {

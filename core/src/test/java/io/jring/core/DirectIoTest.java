@@ -1,25 +1,43 @@
 package io.jring.core;
 
+import io.jring.Cancel;
 import io.jring.Cqe;
+import io.jring.Errno;
 import io.jring.Fds;
 import io.jring.IoUring;
 import io.jring.OpenFlags;
+import io.jring.RingTestSupport;
+import io.jring.RingTestSupport.Completion;
 import io.jring.Setup;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Mirrors {@link DirectIo}: O_DIRECT reads through native AIO, many in flight, reaper shutdown. */
+/**
+ * Mirrors {@link DirectIo}: O_DIRECT reads and writes through native AIO (sizes and
+ * alignments, misalignment errors), many in flight, mixed with buffered I/O on one ring,
+ * cancel and close with device I/O in flight, reaper and AIO context shutdown.
+ */
 @Timeout(30)
 class DirectIoTest {
     @TempDir Path dir;
@@ -187,5 +205,318 @@ class DirectIoTest {
             Fds.close(fd);
         }
         assertNull(tc.pollerIfOpen(), "closing the last ring that used the poller closes it");
+    }
+
+    // ---------------------------------------------------------------- sizes and alignments
+
+    /** A block of {@code size} bytes whose content depends on {@code seed} at every position. */
+    private static byte[] pattern(int size, int seed) {
+        byte[] b = new byte[size];
+        for (int i = 0; i < size; i++) {
+            b[i] = (byte) (i * 31 + seed * 7 + (i >>> 9));
+        }
+        return b;
+    }
+
+    /** A native buffer of {@code size} bytes at an address aligned to {@code align} but not to 2 * align. */
+    private static MemorySegment bufferAlignedTo(Arena arena, int size, int align) {
+        MemorySegment raw = arena.allocate(size + 2L * align, 2L * align);
+        return raw.asSlice(align == 4096 ? 0 : align, size);
+    }
+
+    /** The file system of the temp dir takes O_DIRECT with this alignment (tmpfs takes none). */
+    private static void assumeDirectIo(Path f, int align) throws IOException {
+        int fd;
+        try {
+            fd = Fds.open(f, OpenFlags.RDONLY | OpenFlags.DIRECT, 0);
+        } catch (io.jring.IoUringException e) {
+            Assumptions.abort("O_DIRECT not supported on " + f.getParent() + ": " + e.getMessage());
+            return;
+        }
+        try (IoUring ring = IoUring.open(4); Arena arena = Arena.ofConfined()) {
+            ring.getSqe().prepRead(fd, bufferAlignedTo(arena, align, align), align).userData(1);
+            ring.submit();
+            Cqe c = RingTestSupport.waitCqe(ring);
+            int res = c.res();
+            ring.cqeSeen(c);
+            Assumptions.assumeTrue(res == align, "O_DIRECT with " + align + "-byte alignment not supported here: " + res);
+        } finally {
+            Fds.close(fd);
+        }
+    }
+
+    /** Writes then reads back through O_DIRECT; the data also matches through the page cache. */
+    @ParameterizedTest(name = "size {0}, aligned to {1}")
+    @CsvSource({"512, 512", "4096, 512", "4096, 4096", "65536, 512", "65536, 4096", "1048576, 4096"})
+    void directWritesAndReadsOfEachSizeAndAlignmentMoveTheirData(int size, int align) throws Exception {
+        Path f = dir.resolve("s");
+        Files.write(f, new byte[4 << 20]);
+        assumeDirectIo(f, align);
+        int fd = Fds.open(f, OpenFlags.RDWR | OpenFlags.DIRECT, 0);
+        // Offsets aligned to the size and, if the alignment is 512, an odd multiple of it.
+        long[] offsets = align == 512 ? new long[] {align, 3L * align + size, 1L << 20 | align}
+                : new long[] {0, size, 2L << 20};
+        try (IoUring ring = IoUring.builder().entries(8).flags(Setup.SINGLE_ISSUER).build();
+             Arena arena = Arena.ofConfined()) {
+            MemorySegment[] out = new MemorySegment[offsets.length];
+            for (int i = 0; i < offsets.length; i++) {
+                out[i] = bufferAlignedTo(arena, size, align);
+                out[i].copyFrom(MemorySegment.ofArray(pattern(size, i + 1)));
+                ring.getSqe().prepWrite(fd, out[i], offsets[i]).userData(i);
+            }
+            for (Completion c : submitAndReap(ring, offsets.length)) {
+                assertEquals(size, c.res(), "write " + c.userData());
+            }
+            MemorySegment[] in = new MemorySegment[offsets.length];
+            for (int i = 0; i < offsets.length; i++) {
+                in[i] = bufferAlignedTo(arena, size, align);
+                ring.getSqe().prepRead(fd, in[i], offsets[i]).userData(10 + i);
+            }
+            for (Completion c : submitAndReap(ring, offsets.length)) {
+                assertEquals(size, c.res(), "read " + c.userData());
+            }
+            for (int i = 0; i < offsets.length; i++) {
+                assertArrayEquals(pattern(size, i + 1), in[i].toArray(ValueLayout.JAVA_BYTE), "read at " + offsets[i]);
+            }
+        } finally {
+            Fds.close(fd);
+        }
+        byte[] file = Files.readAllBytes(f);
+        for (int i = 0; i < offsets.length; i++) {
+            int at = (int) offsets[i];
+            assertArrayEquals(pattern(size, i + 1), Arrays.copyOfRange(file, at, at + size), "page cache at " + at);
+        }
+    }
+
+    private static List<Completion> submitAndReap(IoUring ring, int n) {
+        assertEquals(n, ring.submit());
+        return RingTestSupport.reap(ring, n);
+    }
+
+    /** O_DIRECT's rules, as the kernel applies them: buffer, offset and length aligned to the block size. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"buffer, 1, 0, 4096", "buffer-by-256, 256, 0, 4096", "offset, 0, 100, 4096",
+            "length, 0, 0, 100", "write-buffer, 1, 0, 4096", "write-offset, 0, 4097, 4096"})
+    void misalignedBufferOffsetOrLengthFailsWithEinval(String what, int bufShift, long offset, int length)
+            throws Exception {
+        Path f = dir.resolve("e");
+        Files.write(f, new byte[4 * 4096]);
+        assumeDirectIo(f, 512);
+        boolean write = what.startsWith("write");
+        int fd = Fds.open(f, OpenFlags.RDWR | OpenFlags.DIRECT, 0);
+        try (IoUring ring = IoUring.builder().entries(4).flags(Setup.SINGLE_ISSUER).build();
+             Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(8192 + 4096, 4096).asSlice(bufShift, length);
+            if (write) {
+                ring.getSqe().prepWrite(fd, buf, offset).userData(5);
+            } else {
+                ring.getSqe().prepRead(fd, buf, offset).userData(5);
+            }
+            Completion c = submitAndReap(ring, 1).get(0);
+            assertEquals(5, c.userData());
+            assertEquals(-Errno.EINVAL, c.res(), what);
+        } finally {
+            Fds.close(fd);
+        }
+        assertArrayEquals(new byte[4 * 4096], Files.readAllBytes(f), "a refused write changes nothing");
+    }
+
+    // ---------------------------------------------------------------- mixed with buffered I/O
+
+    /**
+     * One ring, two descriptors of one file, one O_DIRECT: a buffered write is seen by a
+     * direct read (the kernel writes the dirty range back first) and a direct write by a
+     * buffered read (it invalidates the cached pages), in both orders, batch after batch.
+     */
+    @Test
+    void directAndBufferedIoOnOneRingSeeEachOthersData() throws Exception {
+        Path f = dir.resolve("mix");
+        Files.write(f, new byte[64 * 4096]);
+        assumeDirectIo(f, 4096);
+        int direct = Fds.open(f, OpenFlags.RDWR | OpenFlags.DIRECT, 0);
+        int buffered = Fds.open(f, OpenFlags.RDWR, 0);
+        try (IoUring ring = IoUring.builder().entries(32).flags(Setup.SINGLE_ISSUER).build();
+             Arena arena = Arena.ofConfined()) {
+            for (int round = 0; round < 4; round++) {
+                // Even blocks written buffered, odd blocks direct, all in one submit.
+                MemorySegment[] out = new MemorySegment[16];
+                for (int b = 0; b < 16; b++) {
+                    out[b] = arena.allocate(4096, 4096);
+                    out[b].copyFrom(MemorySegment.ofArray(pattern(4096, round * 100 + b)));
+                    ring.getSqe().prepWrite(b % 2 == 0 ? buffered : direct, out[b], (round * 16L + b) * 4096)
+                            .userData(b);
+                }
+                for (Completion c : submitAndReap(ring, 16)) {
+                    assertEquals(4096, c.res(), "write " + c.userData());
+                }
+                // Read each block back through the other descriptor.
+                MemorySegment[] in = new MemorySegment[16];
+                for (int b = 0; b < 16; b++) {
+                    in[b] = arena.allocate(4096, 4096);
+                    ring.getSqe().prepRead(b % 2 == 0 ? direct : buffered, in[b], (round * 16L + b) * 4096)
+                            .userData(100 + b);
+                }
+                for (Completion c : submitAndReap(ring, 16)) {
+                    assertEquals(4096, c.res(), "read " + c.userData());
+                }
+                for (int b = 0; b < 16; b++) {
+                    assertArrayEquals(pattern(4096, round * 100 + b), in[b].toArray(ValueLayout.JAVA_BYTE),
+                            "round " + round + " block " + b + (b % 2 == 0 ? " (buffered write, direct read)"
+                                    : " (direct write, buffered read)"));
+                }
+            }
+        } finally {
+            Fds.close(direct);
+            Fds.close(buffered);
+        }
+    }
+
+    // ---------------------------------------------------------------- cancel and close
+
+    /**
+     * ASYNC_CANCEL of reads that are at the device: as in Linux, a request the device has is
+     * not found among io-wq work, armed polls or timeouts, so the answer is -ENOENT (or
+     * -EALREADY if one fell back to io-wq and runs there). Either way the answer is definite
+     * and each read's CQE arrives exactly once, with its data unless the cancel said 0.
+     */
+    @Test
+    void cancelOfDirectReadsInFlightAnswersDefinitelyAndEachReadCompletesOnce() throws Exception {
+        int n = 32;
+        Path f = dir.resolve("cancel");
+        byte[] data = new byte[n * 4096];
+        for (int b = 0; b < n; b++) {
+            Arrays.fill(data, b * 4096, (b + 1) * 4096, (byte) (b + 1));
+        }
+        Files.write(f, data);
+        assumeDirectIo(f, 4096);
+        int fd = Fds.open(f, OpenFlags.RDONLY | OpenFlags.DIRECT, 0);
+        try (IoUring ring = IoUring.builder().entries(64).flags(Setup.SINGLE_ISSUER).build();
+             Arena arena = Arena.ofConfined()) {
+            for (int trial = 0; trial < 20; trial++) {
+                MemorySegment[] bufs = new MemorySegment[n];
+                for (int b = 0; b < n; b++) {
+                    bufs[b] = arena.allocate(4096, 4096);
+                    ring.getSqe().prepRead(fd, bufs[b], b * 4096L).userData(b);
+                }
+                assertEquals(n, ring.submit());
+                // One by user data, one for everything on the file.
+                ring.getSqe().prepCancel(trial % n, 0).userData(1000);
+                ring.getSqe().prepCancelFd(fd, Cancel.ALL).userData(1001);
+                assertEquals(2, ring.submit());
+                Map<Long, Integer> res = new HashMap<>();
+                for (Completion c : RingTestSupport.reap(ring, n + 2)) {
+                    assertNull(res.put(c.userData(), c.res()), "second CQE for " + c.userData());
+                }
+                assertTrue(RingTestSupport.drain(ring).isEmpty(), "no CQE after the n + 2");
+                int one = res.get(1000L);
+                assertTrue(one == -Errno.ENOENT || one == -Errno.EALREADY || one == 0, "cancel by user data: " + one);
+                int all = res.get(1001L);
+                assertTrue(all >= 0, "cancel ALL answers with a count: " + all);
+                int cancelled = 0;
+                for (int b = 0; b < n; b++) {
+                    int r = res.get((long) b);
+                    if (r == -Errno.ECANCELED) {
+                        cancelled++;
+                    } else {
+                        assertEquals(4096, r, "read " + b);
+                        assertEquals((byte) (b + 1), bufs[b].get(ValueLayout.JAVA_BYTE, 0));
+                        assertEquals((byte) (b + 1), bufs[b].get(ValueLayout.JAVA_BYTE, 4095));
+                    }
+                }
+                int claimed = (one == 0 ? 1 : 0) + all;
+                assertTrue(cancelled <= claimed, cancelled + " reads ended -ECANCELED but the cancels claimed "
+                        + claimed + " (by user data " + one + ", ALL " + all + ")");
+            }
+        } finally {
+            Fds.close(fd);
+        }
+    }
+
+    /** AIO contexts of this process: each maps its ring as "/[aio] (deleted)". */
+    private static long aioContexts() throws IOException {
+        return Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(l -> l.contains("[aio]")).count();
+    }
+
+    /**
+     * close() with direct writes in flight, from a thread other than the owner while the
+     * owner is away: it returns (no hang), every write is on the file when it does (close
+     * waits until every request has finished), and the reaper thread and the AIO context
+     * are gone.
+     */
+    @Test
+    void closeFromAnotherThreadWithDirectWritesInFlightFinishesThemAndLeavesNoAioContext() throws Exception {
+        int n = 48;
+        Path f = dir.resolve("w");
+        Files.write(f, new byte[n * 65536]);
+        assumeDirectIo(f, 4096);
+        long contextsBefore = aioContexts();
+        int fd = Fds.open(f, OpenFlags.RDWR | OpenFlags.DIRECT, 0);
+        IoUring ring = IoUring.builder().entries(64).flags(Setup.SINGLE_ISSUER).build();
+        int id = ApiAccess.get().contextOf(ring).id();
+        Arena arena = Arena.ofShared();
+        try {
+            for (int b = 0; b < n; b++) {
+                MemorySegment buf = arena.allocate(65536, 4096);
+                buf.fill((byte) (b + 1));
+                ring.getSqe().prepWrite(fd, buf, b * 65536L).userData(b);
+            }
+            assertEquals(n, ring.submit());
+            assertTrue(reaperAlive(id));
+            assertEquals(contextsBefore + 1, aioContexts(), "the ring's AIO context");
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            CountDownLatch closed = new CountDownLatch(1);
+            Thread closer = Thread.ofPlatform().name("closer").start(() -> {
+                try {
+                    ring.close();
+                } catch (Throwable e) {
+                    thrown.set(e);
+                } finally {
+                    closed.countDown();
+                }
+            });
+            RingTestSupport.await(closed);
+            closer.join();
+            assertNull(thrown.get());
+        } finally {
+            ring.close();
+            arena.close();
+            Fds.close(fd);
+        }
+        assertFalse(reaperAlive(id), "close() stops the reaper");
+        assertEquals(contextsBefore, aioContexts(), "close() destroys the AIO context");
+        byte[] file = Files.readAllBytes(f);
+        for (int b = 0; b < n; b++) {
+            assertEquals((byte) (b + 1), file[b * 65536], "block " + b);
+            assertEquals((byte) (b + 1), file[b * 65536 + 65535], "block " + b);
+        }
+    }
+
+    /** Rings that did direct I/O and were closed leave no AIO context and no reaper behind. */
+    @Test
+    void closedRingsLeaveNoAioContextOrReaperBehind() throws Exception {
+        Path f = dir.resolve("r");
+        Files.write(f, new byte[16 * 4096]);
+        assumeDirectIo(f, 4096);
+        long contextsBefore = aioContexts();
+        int fd = Fds.open(f, OpenFlags.RDONLY | OpenFlags.DIRECT, 0);
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment buf = arena.allocate(4096, 4096);
+            for (int i = 0; i < 10; i++) {
+                IoUring ring = IoUring.builder().entries(8).flags(Setup.SINGLE_ISSUER).build();
+                int id = ApiAccess.get().contextOf(ring).id();
+                ring.getSqe().prepRead(fd, buf, (i % 16) * 4096L).userData(i);
+                if (i % 2 == 0) {
+                    // Half of them close with the read still in flight.
+                    ring.submit();
+                } else {
+                    assertEquals(4096, submitAndReap(ring, 1).get(0).res());
+                }
+                ring.close();
+                assertFalse(reaperAlive(id), "reaper of ring " + id);
+                assertEquals(contextsBefore, aioContexts(), "AIO context of ring " + id);
+            }
+        } finally {
+            Fds.close(fd);
+        }
     }
 }

@@ -269,6 +269,84 @@ class TaskContextTest {
         }
     }
 
+    /** Counts how often a run of items brackets it: a ring publishes its CQ once per endTaskRun. */
+    private static final class CountingTarget implements TaskWorkTarget {
+        int begins;
+        int ends;
+
+        @Override
+        public void beginTaskRun() {
+            begins++;
+        }
+
+        @Override
+        public void endTaskRun() {
+            ends++;
+        }
+    }
+
+    private static final class Tagged extends TaskWork {
+        final TaskWorkTarget target;
+        final List<Tagged> ran;
+
+        Tagged(TaskWorkTarget target, boolean completion, List<Tagged> ran) {
+            this.target = target;
+            this.ran = ran;
+            setCompletionWork(completion);
+        }
+
+        @Override
+        public TaskWorkTarget target() {
+            return target;
+        }
+
+        @Override
+        public void runTaskWork(boolean cancel) {
+            ran.add(this);
+        }
+    }
+
+    /**
+     * Seed 000's "batch completion in prior_task_list": the completion work of one ring,
+     * queued between other rings' work, runs as one run for that ring under PRIORITY (one
+     * begin/end, so one lock and one CQ publish), where LOCKED switches ring at every item.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = TaskWorkKind.class, names = {"PRIORITY", "LOCKED"})
+    void completionWorkOfOneRingQueuedBetweenOtherWorkIsPostedAsOneBatchUnderPriority(TaskWorkKind kind) {
+        TaskContext tc = TaskContext.detached();
+        CountingTarget ring = new CountingTarget();
+        CountingTarget other = new CountingTarget();
+        List<Tagged> ran = new ArrayList<>();
+        List<Tagged> completions = new ArrayList<>();
+        tc.enter();
+        try {
+            for (int i = 0; i < 6; i++) {
+                tc.addTaskWork(new Tagged(other, false, ran), kind);
+            }
+            // With 6 items pending ahead, each of the 4 passes the cap (prior * 3 <= nr).
+            for (int i = 0; i < 4; i++) {
+                Tagged c = new Tagged(ring, true, ran);
+                completions.add(c);
+                tc.addTaskWork(c, kind);
+                tc.addTaskWork(new Tagged(other, false, ran), kind);
+            }
+            assertEquals(14, tc.runTaskWork(false));
+        } finally {
+            tc.exit();
+        }
+        assertEquals(14, ran.size());
+        assertEquals(ring.begins, ring.ends);
+        if (kind == TaskWorkKind.PRIORITY) {
+            assertEquals(completions, ran.subList(0, 4), "completion work first, in order");
+            assertEquals(1, ring.ends, "one run, so one CQ publish, for the ring's completions");
+            assertEquals(1, other.ends);
+        } else {
+            assertEquals(4, ring.ends, "FIFO interleaves the rings: one run per completion");
+            assertEquals(5, other.ends);
+        }
+    }
+
     private static boolean parked(Thread t) {
         Thread.State s = t.getState();
         return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;

@@ -327,6 +327,107 @@ class TaskWorkListTest {
         assertEquals(List.of(c0, n0), drain(list));
     }
 
+    /**
+     * The 1/3 cap under load: producers of completion work race producers of normal work
+     * while the owner runs the list with a sink that is slow now and then (so batches grow).
+     * At every detach the priority prefix holds at most 1/3 of the detached work (the
+     * kernel's {@code prior_nr * 3 <= nr} before each add gives {@code 3p <= n + 2}), it
+     * really is completion work, the chain is exactly as long as counted, every item runs
+     * once, and each producer's items keep their order within their class.
+     */
+    @Test
+    void priorityShareStaysWithinOneThirdOfEveryDetachUnderLoad() throws Exception {
+        int producers = 4;
+        int perProducer = 50_000;
+        PriorityTaskList list = (PriorityTaskList) TaskWorkList.create(TaskWorkKind.PRIORITY);
+        Item[][] items = new Item[producers][perProducer];
+        for (int p = 0; p < producers; p++) {
+            for (int i = 0; i < perProducer; i++) {
+                // Producers 0 and 1 add only completion work, 2 mostly normal, 3 mixed.
+                boolean completion = p < 2 || (p == 2 ? i % 5 == 0 : i % 2 == 0);
+                items[p][i] = new Item(p, i, completion);
+            }
+        }
+        int[][] lastSeq = new int[producers][2];
+        for (int[] l : lastSeq) {
+            Arrays.fill(l, -1);
+        }
+        boolean[][] seen = new boolean[producers][perProducer];
+        // Consumer-only state of the sink: what is left of the current detach.
+        int[] left = new int[2];             // [0] items of the batch, [1] of its priority prefix
+        long[] stats = new long[4];          // ran, detaches, priority items, capped completions
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        TaskWorkSink sink = w -> {
+            Item item = (Item) w;
+            if (left[0] == 0) {
+                int prior = list.detachedPrior;
+                int count = list.detachedCount;
+                if (count < 1 || prior < 0 || prior * PriorityTaskList.MAX_PRIORITY_RATIO > count + 2) {
+                    failure.compareAndSet(null, new AssertionError("detach of " + count + " with " + prior
+                            + " priority items breaks the 1/3 cap"));
+                }
+                left[0] = count;
+                left[1] = prior;
+                stats[1]++;
+                stats[2] += prior;
+            }
+            if (left[1] > 0) {
+                if (!item.isCompletionWork()) {
+                    failure.compareAndSet(null, new AssertionError(item + " ran in the priority prefix"));
+                }
+                left[1]--;
+            } else if (item.isCompletionWork()) {
+                stats[3]++;
+            }
+            left[0]--;
+            if (seen[item.producer][item.seq]) {
+                failure.compareAndSet(null, new AssertionError(item + " ran twice"));
+            }
+            seen[item.producer][item.seq] = true;
+            int cls = item.isCompletionWork() ? 1 : 0;
+            if (item.seq <= lastSeq[item.producer][cls]) {
+                failure.compareAndSet(null, new AssertionError(item + " ran after " + lastSeq[item.producer][cls]));
+            }
+            lastSeq[item.producer][cls] = item.seq;
+            if (++stats[0] % 64 == 0) {
+                long until = System.nanoTime() + 20_000;
+                while (System.nanoTime() < until) {
+                    Thread.onSpinWait();
+                }
+            }
+        };
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            Item[] mine = items[p];
+            threads.add(Thread.ofPlatform().name("producer-" + p).start(() -> {
+                awaitQuietly(start);
+                for (Item item : mine) {
+                    list.add(item);
+                }
+            }));
+        }
+        start.countDown();
+        long total = (long) producers * perProducer;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (stats[0] < total && failure.get() == null) {
+            if (list.runAll(sink) == 0) {
+                Thread.onSpinWait();
+            }
+            assertTrue(System.nanoTime() < deadline, "stuck at " + stats[0] + " items");
+        }
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(10));
+        }
+        assertNull(failure.get());
+        assertEquals(total, stats[0], "every item exactly once");
+        assertEquals(0, left[0], "the last chain was as long as its detach counted");
+        assertTrue(list.isEmpty());
+        // Not vacuous: completion work did go first, and the cap did hold some back.
+        assertTrue(stats[2] > 0, "no completion work ever ran first in " + stats[1] + " detaches");
+        assertTrue(stats[3] > 0, "the cap never held completion work back in " + stats[1] + " detaches");
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();

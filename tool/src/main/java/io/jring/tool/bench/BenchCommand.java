@@ -9,11 +9,11 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code jring bench}: the micro benchmarks, one small class each (BENCHMARKS.md "The tool").
- * Later issues add heavytw, diowrite here.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Micro benchmarks of the engine; each prints a human summary or, with --output-format=json, JSON lines.",
-        subcommands = {NopBench.class, TwaddBench.class, EchoBench.class, MsgRingBench.class, DiowriteBench.class})
+        subcommands = {NopBench.class, TwaddBench.class, EchoBench.class, MsgRingBench.class, DiowriteBench.class,
+                HeavyTwBench.class})
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
