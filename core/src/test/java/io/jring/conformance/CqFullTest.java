@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.jring.Cqe;
 import io.jring.IoUring;
-import io.jring.conformance.ConformanceSupport.Completion;
+import io.jring.testkit.RingTestSupport.Completion;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

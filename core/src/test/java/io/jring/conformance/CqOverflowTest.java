@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jring.Fds;
 import io.jring.IoUring;
 import io.jring.Poll;
-import io.jring.conformance.ConformanceSupport.Completion;
+import io.jring.testkit.RingTestSupport.Completion;
 import io.jring.conformance.ConformanceSupport.OpenFds;
 import java.util.ArrayList;
 import java.util.List;

@@ -17,7 +17,7 @@ import io.jring.Fds;
 import io.jring.IoUring;
 import io.jring.IoUringException;
 import io.jring.OpenFlags;
-import io.jring.conformance.ConformanceSupport.Later;
+import io.jring.testkit.RingTestSupport.Later;
 import io.jring.conformance.ConformanceSupport.OpenFds;
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -21,7 +21,7 @@ import io.jring.Errno;
 import io.jring.Fds;
 import io.jring.IoUring;
 import io.jring.SqeFlags;
-import io.jring.conformance.ConformanceSupport.Completion;
+import io.jring.testkit.RingTestSupport.Completion;
 import io.jring.conformance.ConformanceSupport.OpenFds;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -19,7 +19,7 @@ import io.jring.IoUring;
 import io.jring.Poll;
 import io.jring.Sqe;
 import io.jring.SqeFlags;
-import io.jring.conformance.ConformanceSupport.Completion;
+import io.jring.testkit.RingTestSupport.Completion;
 import io.jring.conformance.ConformanceSupport.OpenFds;
 import java.util.ArrayList;
 import java.util.List;

@@ -14,7 +14,7 @@ import io.jring.Cancel;
 import io.jring.IoUring;
 import io.jring.Poll;
 import io.jring.SqeFlags;
-import io.jring.conformance.ConformanceSupport.Completion;
+import io.jring.testkit.RingTestSupport.Completion;
 import io.jring.conformance.ConformanceSupport.OpenFds;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;

@@ -16,7 +16,7 @@ import io.jring.OpenFlags;
 import io.jring.Poll;
 import io.jring.Sqe;
 import io.jring.SqeFlags;
-import io.jring.conformance.ConformanceSupport.Completion;
+import io.jring.testkit.RingTestSupport.Completion;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

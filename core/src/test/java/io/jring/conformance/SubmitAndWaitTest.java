@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jring.Errno;
 import io.jring.IoUring;
-import io.jring.conformance.ConformanceSupport.Later;
+import io.jring.testkit.RingTestSupport.Later;
 import io.jring.conformance.ConformanceSupport.OpenFds;
 import java.lang.foreign.Arena;
 import java.time.Duration;

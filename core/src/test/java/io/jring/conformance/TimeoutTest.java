@@ -17,7 +17,7 @@ import io.jring.Errno;
 import io.jring.IoUring;
 import io.jring.SqeFlags;
 import io.jring.Timeout;
-import io.jring.conformance.ConformanceSupport.Completion;
+import io.jring.testkit.RingTestSupport.Completion;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -21,7 +21,7 @@ import io.jring.IoUring;
 import io.jring.IoUringException;
 import io.jring.Poll;
 import io.jring.SqeFlags;
-import io.jring.net.NetTestSupport.Completion;
+import io.jring.testkit.RingTestSupport.Completion;
 import io.jring.net.NetTestSupport.OpenFds;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -17,7 +17,7 @@ import io.jring.Errno;
 import io.jring.Fds;
 import io.jring.IoUring;
 import io.jring.SqeFlags;
-import io.jring.net.NetTestSupport.Later;
+import io.jring.testkit.RingTestSupport.Later;
 import io.jring.net.NetTestSupport.OpenFds;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
