@@ -185,6 +185,27 @@ class CallerCompletionTest {
         }
     }
 
+    /**
+     * Writes that extend an O_DSYNC file: the kernel's AIO sets the new size before it reports
+     * the write, and jring's flush after it makes that size durable too.
+     */
+    @ParameterizedTest(name = "callerCompletion={0}")
+    @CsvSource({"false", "true"})
+    void dsyncDirectWritesThatExtendTheFileGrowIt(boolean caller) throws Exception {
+        Path f = dir.resolve("grow");
+        Files.write(f, new byte[0]);
+        int fd = Fds.open(f, OpenFlags.WRONLY | OpenFlags.DIRECT | OpenFlags.DSYNC, 0);
+        try (IoUring ring = ring(caller, false); Arena arena = Arena.ofShared()) {
+            queueWrites(ring, fd, arena);
+            ring.submitAndWait(BLOCKS);
+            expectWrites(ring, BLOCKS);
+        } finally {
+            Fds.close(fd);
+        }
+        assertEquals(BLOCKS * 4096L, Files.size(f));
+        expectContent(f);
+    }
+
     @Test
     void closingTheFileClosesItsCompanion() throws Exception {
         Path f = file();
