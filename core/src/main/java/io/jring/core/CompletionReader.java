@@ -130,12 +130,14 @@ final class CompletionReader {
     }
 
     /**
-     * Enters the ring to bring the CQ up to date: runs this thread's pending task work (and,
-     * on a shared ring, that of away submitters) and moves overflowed CQEs in.
+     * Enters the ring to bring the CQ up to date: takes the device's completions that are
+     * there, runs this thread's pending task work (and, on a shared ring, that of away
+     * submitters) and moves overflowed CQEs in.
      */
     private void catchUp() {
         TaskContext tc = ring.enter();
         try {
+            reapDirect();
             runPending(tc);
             if (harvestPolls(tc)) {
                 runPending(tc);
@@ -156,6 +158,21 @@ final class CompletionReader {
     private static boolean harvestPolls(TaskContext tc) {
         Poller p = tc.pollerIfOpen();
         return p != null && p.hasDemand() && p.pollNow() > 0;
+    }
+
+    /**
+     * Token held: direct I/O that completed is taken from the AIO completion ring now
+     * (no syscall), so its task work runs in this pass instead of after an epoll wakeup;
+     * meanwhile the reaper stands back.
+     */
+    private void reapDirect() {
+        DirectIo dio = ring.directIoIfStarted();
+        if (dio != null) {
+            dio.visit();
+            if (dio.hasCompletions()) {
+                dio.reapNow();
+            }
+        }
     }
 
     /** Token held: runs this thread's task work, this ring's local work, and moves overflow in. */
@@ -223,6 +240,7 @@ final class CompletionReader {
     boolean waitFor(TaskContext tc, int n, long deadline) {
         boolean harvested = false;
         for (;;) {
+            reapDirect();
             runPending(tc);
             if (ring.closed != 0) {
                 throw ring.closedException();   // CQEs still unread are dropped with the ring
@@ -259,11 +277,13 @@ final class CompletionReader {
                 p.markSleeping();
             }
             tc.prepareToSleep();
+            // Device completions already in the AIO ring: take them (next pass) rather than enter epoll_wait.
             boolean sleep = !tc.hasPendingWork()
                     && (local == null || local.isEmpty())
                     && cq.ready() < n
                     && ring.closed == 0
-                    && (singleIssuer || !submittersHaveWork(tc));
+                    && (singleIssuer || !submittersHaveWork(tc))
+                    && !(dioWait && dio.hasCompletions());
             int events = 0;
             if (sleep) {
                 long nanos = deadline == 0L ? -1L : deadline - now;

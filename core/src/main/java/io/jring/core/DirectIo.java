@@ -3,6 +3,7 @@ package io.jring.core;
 import io.jring.Errno;
 import io.jring.poll.Poller;
 import io.jring.sys.AioCalls;
+import io.jring.sys.AioRing;
 import io.jring.sys.DirectFds;
 import io.jring.sys.DirectFile;
 import io.jring.sys.FileCalls;
@@ -25,15 +26,19 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * The block-device path for O_DIRECT reads and writes (DESIGN.md section 6): Linux native
  * AIO submits the I/O without a thread per request, and completions come back two ways:
  * <ul>
- * <li>a thread waiting on the ring reaps them itself: every iocb signals this ring's
- *     eventfd ({@code IOCB_FLAG_RESFD}), which sits in the waiter's {@link Poller}, so the
- *     device wakes the waiter directly (one wakeup per completion batch, as an interrupt
+ * <li>a thread using the ring reaps them itself: before it looks for CQEs or sleeps it
+ *     takes what the kernel appended to the context's completion ring ({@link AioRing},
+ *     read in user space, no syscall); and every iocb signals this ring's eventfd
+ *     ({@code IOCB_FLAG_RESFD}), which sits in the waiter's {@link Poller}, so the device
+ *     wakes a sleeping waiter directly (one wakeup per completion batch, as an interrupt
  *     that runs task work would);</li>
  * <li>the reaper thread (the "interrupt" proper) reaps only when no thread has waited on
- *     the ring for a while ({@link #REAPER_GRACE_NANOS}), so completions still reach an
- *     owner that submitted and went away; it never competes with an active waiter.</li>
+ *     the ring or looked for its CQEs for a while ({@link #REAPER_GRACE_NANOS}), so
+ *     completions still reach an owner that submitted and went away; it does not compete
+ *     with an owner that is around.</li>
  * </ul>
- * Either way each request goes back to its task as completion work.
+ * Either way each request goes back to its task as completion work. Where the kernel's ring
+ * layout is not the known one, io_getevents does the reaping instead.
  *
  * <p>A write that needs completion processing (an O_DSYNC/O_SYNC file, or RWF_DSYNC/RWF_SYNC)
  * is written through the file's companion descriptor without the sync flag and flushed by
@@ -47,14 +52,18 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * <p>Threads: {@link #submit} runs under the ring's posting right, and so does the slot
  * release in the completion's task work, so the free-slot stack is plain. The slot table is
  * written by the submitter before {@code io_submit} (release) and read by a reaping thread
- * after {@code io_getevents} (acquire). {@link #inFlight} is written under the posting
+ * after it saw the event (acquire). {@link #inFlight} is written under the posting
  * right (opaque) and read by the reaper as a hint. {@link #waiters}/{@link #waitEpoch} are
- * written by waiting threads (atomic) and read by the reaper (volatile). {@link #stopping}
- * is written by close(), read by everyone else. One reaping waiter at a time, guarded by
- * {@link #reapGuard} (CAS), since they share one event buffer.
+ * written by waiting threads (atomic; {@link #visit} bumps the epoch with an opaque
+ * increment) and read by the reaper (volatile), as hints: a missed one only lets the
+ * reaper reap once while a waiter is around, which is correct, just slower. {@link #stopping}
+ * is written by close(), read by everyone else. One reaping thread at a time, the reaper
+ * included, guarded by {@link #reapGuard} (CAS acquires, release store frees): they share
+ * the completion ring's head (or, without it, one event buffer), and the guard's
+ * release/acquire orders one reaper's head store before the next one's head load.
  */
 final class DirectIo implements Poller.PersistentSource {
-    /** io_getevents timeout of the reaper: how soon it notices a returning waiter or close(). */
+    /** The reaper's wait for a completion (poll, or io_getevents): how soon it notices a returning waiter or close(). */
     private static final long REAP_TIMEOUT_NANOS = 1_000_000L;
     /** How long the reaper leaves completions to waiters after the last wait began. */
     private static final long REAPER_GRACE_NANOS = 1_000_000L;
@@ -77,6 +86,8 @@ final class DirectIo implements Poller.PersistentSource {
     private final MemorySegment zeroTimeout;
     private final SysCallContext waiterSc = SysCallContext.shared();
     private final long aioContext;
+    /** The context's completion ring in user space; null: reap with io_getevents. */
+    private final AioRing aioRing;
     private final int eventFd;
     /** Slot -> request in flight; see the class comment for the access modes. */
     private final Request[] slots;
@@ -123,6 +134,7 @@ final class DirectIo implements Poller.PersistentSource {
     private DirectIo(RingContext ring, int capacity, long aioContext, int eventFd) {
         this.ring = ring;
         this.aioContext = aioContext;
+        this.aioRing = AioRing.map(aioContext);
         this.eventFd = eventFd;
         this.iocbs = arena.allocate(capacity * Structs.Iocb.SIZE, 64);
         this.iocbPointers = arena.allocate(capacity * 8L, 8);
@@ -343,6 +355,17 @@ final class DirectIo implements Poller.PersistentSource {
         WAITERS.getAndAdd(this, -1);
     }
 
+    /**
+     * A thread looks for this ring's completions (and reaps them itself, from the AIO ring):
+     * the reaper leaves them to it for the grace period, as after {@link #beginWait}, so a
+     * busy owner that rarely needs to sleep is not raced by the reaper. Opaque increment:
+     * racing visitors may lose one, but the reaper only asks whether the epoch moved (see
+     * the class comment for the rare case where it seems not to).
+     */
+    void visit() {
+        WAIT_EPOCH.setOpaque(this, (long) WAIT_EPOCH.getOpaque(this) + 1L);
+    }
+
     @Override
     public int fd() {
         return eventFd;
@@ -359,42 +382,73 @@ final class DirectIo implements Poller.PersistentSource {
         reapNow();
     }
 
+    /**
+     * Any thread, as a hint: completions wait in the completion ring. False without a
+     * user-space ring (the eventfd tells then), and once close() has begun.
+     */
+    boolean hasCompletions() {
+        if (aioRing == null || stopping) {
+            return false;
+        }
+        try {
+            return aioRing.hasEvents();
+        } catch (IllegalStateException closed) {
+            return false;   // close() ended the ring's view under us
+        }
+    }
+
     /** Any thread: reaps completed events without blocking, unless another thread is at it. */
     void reapNow() {
         if (stopping || !REAP_GUARD.compareAndSet(this, 0, 1)) {
             return;
         }
         try {
+            if (aioRing != null) {
+                reapRing();
+                return;
+            }
             int n;
             do {
                 n = AioCalls.ioGetevents(waiterSc, aioContext, 0, EVENTS, waiterEvents, zeroTimeout);
-                complete(waiterEvents, n);
+                for (int i = 0; i < n; i++) {
+                    complete((int) Structs.IoEvent.data(waiterEvents, i), (int) Structs.IoEvent.res(waiterEvents, i));
+                }
             } while (n == EVENTS);
         } finally {
             REAP_GUARD.setRelease(this, 0);
         }
     }
 
-    private void complete(MemorySegment events, int n) {
-        for (int i = 0; i < n; i++) {
-            int slot = (int) Structs.IoEvent.data(events, i);
-            Request req = (Request) SLOTS.getAcquire(slots, slot);
-            SLOTS.setRelease(slots, slot, (Request) null);
-            if (req != null) {
-                int res = (int) Structs.IoEvent.res(events, i);
-                if (slotSync[slot] != NO_FLUSH && res >= 0) {
-                    completeWrite(req, slot, res);
-                } else {
-                    endIo(slot);
-                    ring.completeDirect(req, res);
-                }
+    /** Under {@link #reapGuard}: takes every event in the completion ring, as io_getevents would. */
+    private void reapRing() {
+        int head = aioRing.head();
+        int tail = aioRing.tail();
+        while (head != tail) {
+            for (; head != tail; head = aioRing.next(head)) {
+                complete((int) aioRing.data(head), (int) aioRing.res(head));
+            }
+            aioRing.consume(head);
+            tail = aioRing.tail();
+        }
+    }
+
+    private void complete(int slot, int res) {
+        Request req = (Request) SLOTS.getAcquire(slots, slot);
+        SLOTS.setRelease(slots, slot, (Request) null);
+        if (req != null) {
+            if (slotSync[slot] != NO_FLUSH && res >= 0) {
+                completeWrite(req, slot, res);
+            } else {
+                endIo(slot);
+                ring.completeDirect(req, res);
             }
         }
     }
 
     /**
      * The reaper: while waiters are around it only watches; when none has begun a wait for
-     * the grace period and requests are in flight, it reaps with a short blocking wait.
+     * the grace period and requests are in flight, it reaps, with a short blocking wait for
+     * the next completion.
      */
     private void reap() {
         try (SysCallContext sc = SysCallContext.confined(); Arena a = Arena.ofConfined()) {
@@ -427,12 +481,35 @@ final class DirectIo implements Poller.PersistentSource {
                 if (waiters > 0 || waitEpoch != epoch || stopping) {
                     continue;
                 }
+                if (aioRing != null) {
+                    reapWhenSignalled(sc, epoch);
+                    continue;
+                }
                 int n = AioCalls.ioGetevents(sc, aioContext, 1, EVENTS, events, timeout);
-                if (n > 0) {
-                    complete(events, n);
+                for (int i = 0; i < n; i++) {
+                    complete((int) Structs.IoEvent.data(events, i), (int) Structs.IoEvent.res(events, i));
                 }
             }
         }
+    }
+
+    /**
+     * The reaper, with the user-space ring: waits up to {@link #REAP_TIMEOUT_NANOS} for the
+     * eventfd (io_getevents would move the ring's head outside {@link #reapGuard}), then
+     * reaps unless a waiter came back meanwhile, which takes the completions itself (its
+     * epoll saw the same signal). The counter is read before the ring so that a completion
+     * after the reap signals again; nobody else reads it (waiters' epoll is edge-triggered).
+     */
+    private void reapWhenSignalled(SysCallContext sc, long epoch) {
+        if (!hasCompletions()
+                && PollCalls.pollOne(sc, eventFd, PollCalls.EPOLLIN, (int) (REAP_TIMEOUT_NANOS / 1_000_000L)) <= 0) {
+            return;
+        }
+        if (waiters > 0 || waitEpoch != epoch || stopping) {
+            return;
+        }
+        PollCalls.eventfdRead(sc, eventFd);
+        reapNow();
     }
 
     /** After every request has finished: stops the reaper, destroys the AIO context, closes the eventfd. */
@@ -449,6 +526,9 @@ final class DirectIo implements Poller.PersistentSource {
         }
         if (pool != null) {
             pool.close();
+        }
+        if (aioRing != null) {
+            aioRing.close();   // before io_destroy unmaps it: a late hasCompletions() fails safely
         }
         AioCalls.ioDestroy(ring.resources().inlineSys(), aioContext);
         FsCalls.close(ring.resources().inlineSys(), eventFd);

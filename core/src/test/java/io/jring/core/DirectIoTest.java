@@ -519,4 +519,102 @@ class DirectIoTest {
             Fds.close(fd);
         }
     }
+
+    @Test
+    void theReaperMovesCompletionsToAnOwnerThatStaysOutOfTheRing() throws Exception {
+        Path f = dir.resolve("r");
+        Files.write(f, new byte[8 * 4096]);
+        int fd = Fds.open(f, OpenFlags.RDONLY | OpenFlags.DIRECT, 0);
+        io.jring.tw.TaskContext tc = io.jring.tw.TaskContext.current();
+        try (IoUring ring = IoUring.builder().entries(8).flags(Setup.SINGLE_ISSUER).build();
+             Arena arena = Arena.ofShared()) {
+            for (int i = 0; i < 4; i++) {
+                ring.getSqe().prepRead(fd, arena.allocate(4096, 4096), i * 4096L).userData(i);
+            }
+            ring.submit();
+            // Without entering the ring (which would reap from the AIO ring itself), the
+            // owner sees its completion work arrive: only the reaper can have queued it.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!tc.hasPendingWork() && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000L);
+            }
+            assertTrue(tc.hasPendingWork(), "the reaper should have queued the completions as task work");
+            int seen = 0;
+            while (seen < 4 && System.nanoTime() < deadline) {
+                Cqe c = ring.waitCqe(java.time.Duration.ofSeconds(1));
+                if (c != null) {
+                    assertEquals(4096, c.res());
+                    ring.cqeSeen(c);
+                    seen++;
+                }
+            }
+            assertEquals(4, seen);
+        } finally {
+            Fds.close(fd);
+        }
+    }
+
+    @Test
+    void directReadsCompleteExactlyOnceWhileTheReaperAndTheWaiterBothReap() throws Exception {
+        int blocks = 64;
+        byte[] data = new byte[blocks * 4096];
+        for (int b = 0; b < blocks; b++) {
+            java.util.Arrays.fill(data, b * 4096, (b + 1) * 4096, (byte) b);
+        }
+        Path f = dir.resolve("x");
+        Files.write(f, data);
+        int fd = Fds.open(f, OpenFlags.RDONLY | OpenFlags.DIRECT, 0);
+        int depth = 16;
+        int total = 4000;
+        try (IoUring ring = IoUring.builder().entries(32).flags(Setup.SINGLE_ISSUER).build();
+             Arena arena = Arena.ofShared()) {
+            MemorySegment[] bufs = new MemorySegment[depth];
+            int[] freeBufs = new int[depth];
+            for (int i = 0; i < depth; i++) {
+                bufs[i] = arena.allocate(4096, 4096);
+                freeBufs[i] = i;
+            }
+            int nFree = depth;
+            boolean[] done = new boolean[total];
+            int submitted = 0;
+            int completed = 0;
+            long deadline = System.nanoTime() + 25_000_000_000L;
+            while (completed < total) {
+                assertTrue(System.nanoTime() < deadline, "only " + completed + " of " + total + " completed");
+                while (nFree > 0 && submitted < total) {
+                    int b = freeBufs[--nFree];
+                    long block = (submitted * 7L) % blocks;
+                    ring.getSqe().prepRead(fd, bufs[b], block * 4096L).userData((long) submitted << 8 | b);
+                    submitted++;
+                }
+                ring.submit();
+                // Every other batch the owner goes away for longer than the reaper's grace
+                // period (the reaper reaps), else it waits (it reaps itself); the two overlap.
+                if ((submitted / depth) % 2 == 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(3_000_000L);
+                } else {
+                    Cqe c = ring.waitCqe(java.time.Duration.ofSeconds(1));
+                    if (c == null) {
+                        continue;
+                    }
+                }
+                Cqe c;
+                while ((c = ring.peekCqe()) != null) {
+                    long ud = c.userData();
+                    int n = (int) (ud >>> 8);
+                    int b = (int) (ud & 0xff);
+                    assertEquals(4096, c.res(), "read " + n);
+                    assertFalse(done[n], "read " + n + " completed twice");
+                    done[n] = true;
+                    assertEquals((byte) ((n * 7L) % blocks), bufs[b].get(ValueLayout.JAVA_BYTE, 0), "read " + n);
+                    ring.cqeSeen(c);
+                    freeBufs[nFree++] = b;
+                    completed++;
+                }
+            }
+            assertNull(ring.waitCqe(java.time.Duration.ofMillis(20)), "no CQE beyond the " + total + " reads");
+        } finally {
+            Fds.close(fd);
+        }
+    }
 }
