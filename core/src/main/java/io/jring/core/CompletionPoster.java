@@ -44,12 +44,11 @@ final class CompletionPoster {
             return;
         }
         if (res < 0) {
-            failedEvent(req, res, reasonFor == req ? reason : null);
+            failedEvent(req, res, takeReason(req));
             post(req.userData, res, cflags);
         } else if ((req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, res, cflags);
         }
-        reasonFor = null;
         pool.releasePlain(req);
         if (drain.active()) {
             drain.flush();
@@ -63,9 +62,8 @@ final class CompletionPoster {
         }
         boolean failed = res < 0 || req.failed;
         if (res < 0) {
-            failedEvent(req, res, reasonFor == req ? reason : null);
+            failedEvent(req, res, takeReason(req));
         }
-        reasonFor = null;
         if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, res, cflags);
         }
@@ -101,10 +99,20 @@ final class CompletionPoster {
     private Request reasonFor;
     private String reason;
 
-    /** Posting right: the issuing op explains the error it is about to return for {@code req}. */
+    /**
+     * Posting right: the issuing op explains the error it is about to return for {@code req};
+     * that failure is posted next, so only the failure paths consume the explanation.
+     */
     void explainFailure(Request req, String why) {
         reasonFor = req;
         reason = why;
+    }
+
+    private String takeReason(Request req) {
+        String why = reasonFor == req ? reason : null;
+        reasonFor = null;
+        reason = null;
+        return why;
     }
 
     /** A request that failed before it was issued. */

@@ -134,7 +134,7 @@ final class CompletionReader {
      * there, runs this thread's pending task work (and, on a shared ring, that of away
      * submitters) and moves overflowed CQEs in.
      */
-    private void catchUp() {
+    void catchUp() {
         TaskContext tc = ring.enter();
         try {
             reapDirect();
@@ -176,7 +176,7 @@ final class CompletionReader {
     }
 
     /** Token held: runs this thread's task work, this ring's local work, and moves overflow in. */
-    void runPending(TaskContext tc) {
+    private void runPending(TaskContext tc) {
         if (tc.hasPendingWork()) {
             tc.runTaskWork(false);
         }

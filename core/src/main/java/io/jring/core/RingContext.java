@@ -805,16 +805,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         if (tc.isRunningTaskWork() || isClosing() || (singleIssuer && ownerCtx != tc)) {
             return;
         }
-        DirectIo d = directIo;
-        if (d != null) {
-            d.reapNow();
-        }
-        tc.enter();
-        try {
-            reader.runPending(tc);
-        } finally {
-            tc.exit();
-        }
+        reader.catchUp();
     }
 
     /** The DirectIo reaper: a device completion, handed to the request's task as completion work. */

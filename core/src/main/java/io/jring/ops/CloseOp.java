@@ -3,6 +3,7 @@ package io.jring.ops;
 import io.jring.Errno;
 import io.jring.Sqe;
 import io.jring.SqeFlags;
+import io.jring.core.CallerCompletions;
 import io.jring.core.Request;
 import io.jring.sys.DirectFds;
 import io.jring.sys.FsCalls;
@@ -30,7 +31,7 @@ final class CloseOp extends OpDef {
         if (nonBlocking) {
             return -Errno.EAGAIN;
         }
-        Files.awaitDirectIdle(req.fd);
+        CallerCompletions.awaitDirectIdle(req.fd);   // a worker holds no caller completions: it only waits
         DirectFds.closed(req.fd);
         return FsCalls.close(SysCallContext.current(), req.fd);
     }

@@ -38,19 +38,6 @@ final class Files {
     }
 
     /** True if the fd is a regular file (partial transfers of those are retried, as Linux does). */
-    /**
-     * io-wq, before FSYNC or CLOSE: waits for the file's direct I/O in flight, as Linux's
-     * inode_dio_wait. A worker is not the issuer, so it never holds the completions it waits for.
-     */
-    static void awaitDirectIdle(int fd) {
-        io.jring.sys.DirectFile f = io.jring.sys.DirectFds.file(fd);
-        if (f != null && f.inFlight() > 0) {
-            f.awaitIdle(NOTHING);
-        }
-    }
-
-    private static final Runnable NOTHING = () -> { };
-
     static boolean isRegular(int fd) {
         return FsCalls.fileType(SysCallContext.current(), fd) == io.jring.sys.Structs.Stat.S_IFREG;
     }

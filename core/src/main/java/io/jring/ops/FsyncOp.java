@@ -3,6 +3,7 @@ package io.jring.ops;
 import io.jring.Errno;
 import io.jring.Fsync;
 import io.jring.Sqe;
+import io.jring.core.CallerCompletions;
 import io.jring.core.Request;
 import io.jring.sys.FsCalls;
 import io.jring.sys.SysCallContext;
@@ -28,7 +29,7 @@ final class FsyncOp extends OpDef {
         if (nonBlocking) {
             return -Errno.EAGAIN;
         }
-        Files.awaitDirectIdle(req.fd);
+        CallerCompletions.awaitDirectIdle(req.fd);   // a worker holds no caller completions: it only waits
         SysCallContext sc = SysCallContext.current();
         return (req.opFlags & Fsync.DATASYNC) != 0 ? FsCalls.fdatasync(sc, req.fd) : FsCalls.fsync(sc, req.fd);
     }
