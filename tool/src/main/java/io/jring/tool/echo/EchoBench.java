@@ -6,11 +6,13 @@ import io.jring.tool.report.JsonLine;
 import io.jring.tool.report.Latency;
 import io.jring.tool.report.LiveStatus;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,6 +21,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +72,27 @@ public final class EchoBench implements Callable<Integer> {
             description = "Pause of each connection between an echo and its next request, in microseconds "
                     + "(default 0: send at once). Mostly idle connections are seed 003's regime.")
     long thinkMicros;
+
+    /** How think times are drawn. */
+    enum ThinkDistribution { EXPONENTIAL, FIXED }
+
+    @Option(names = "--think", paramLabel = "DIST", defaultValue = "exponential",
+            converter = ThinkConverter.class,
+            description = "How --think-us is applied: exponential (each pause drawn with mean --think-us, "
+                    + "connections independent: the default) or fixed (every pause exactly --think-us).")
+    ThinkDistribution think;
+
+    static final class ThinkConverter implements ITypeConverter<ThinkDistribution> {
+        @Override
+        public ThinkDistribution convert(String value) {
+            return switch (value.toLowerCase(Locale.ROOT)) {
+                case "exponential", "exp" -> ThinkDistribution.EXPONENTIAL;
+                case "fixed" -> ThinkDistribution.FIXED;
+                default -> throw new TypeConversionException(
+                        "--think must be exponential or fixed, got '" + value + "'");
+            };
+        }
+    }
 
     @Option(names = "--server-java-opts", paramLabel = "OPTS", defaultValue = "",
             description = "Extra JVM options of the server's child JVM, e.g. \"-XX:StartFlightRecording=filename=echo.jfr\".")
@@ -177,7 +201,7 @@ public final class EchoBench implements Callable<Integer> {
                     : new InetSocketAddress(InetAddress.getByName(server.host()), port);
             EchoTrial trial;
             try (EchoLoad load = EchoLoad.connect(address, connections, size)) {
-                load.thinkTime(thinkMicros * 1000L);
+                load.thinkTime(thinkMicros * 1000L, think == ThinkDistribution.EXPONENTIAL);
                 status.phase(label, "trans/s", load::transactions);
                 load.start();
                 TimeUnit.SECONDS.sleep(warmup);
@@ -204,7 +228,9 @@ public final class EchoBench implements Callable<Integer> {
     private void printHeader(PrintWriter out, List<EchoImpl> impls, int n) {
         out.printf("jring bench echo: %d connections x %d B, one request in flight each; %d s measured after %d s warmup%s%n",
                 connections, size, seconds, warmup, n > 1 ? ", " + n + " rounds alternating, median" : "");
-        out.printf("  client: Netty epoll, 1 event-loop thread; server: %s%n", port != null
+        out.printf("  client: Netty epoll, 1 event-loop thread%s; server: %s%n", thinkMicros == 0 ? ""
+                : ", think " + (think == ThinkDistribution.EXPONENTIAL ? "exponential, mean " : "fixed ")
+                        + thinkMicros + " us", port != null
                 ? impls.getFirst() + " at " + server.host() + ":" + port
                 : String.join(", ", impls.stream().map(EchoImpl::label).toList()) + " in a child JVM per run ("
                         + String.join(" ", server.passedThrough()) + ")");

@@ -23,6 +23,7 @@ import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -88,10 +89,32 @@ final class EchoLoad implements AutoCloseable {
      * holds up the others (seed 003). Set before the first send; event loop reads it.
      */
     private volatile long thinkNanos;
+    /** Think times drawn from an exponential distribution with mean {@link #thinkNanos}, else fixed. */
+    private volatile boolean exponentialThink;
+    /** Draws think times; event loop only. Fixed seed: runs draw the same sequence. */
+    private final SplittableRandom thinkRandom = new SplittableRandom(0x5eed_003L);
 
-    /** Each connection waits {@code nanos} after an echo before it sends again. */
-    void thinkTime(long nanos) {
+    /**
+     * Each connection waits {@code nanos} after an echo before it sends again: exactly that
+     * long, or (exponential) a time drawn independently per request with that mean, as
+     * independent users arrive (a Poisson process per connection).
+     */
+    void thinkTime(long nanos, boolean exponential) {
         this.thinkNanos = Math.max(0, nanos);
+        this.exponentialThink = exponential;
+    }
+
+    /** The next pause of a connection, in ns; event loop only. */
+    private long nextThinkNanos() {
+        return thinkNanos(thinkNanos, exponentialThink, thinkRandom);
+    }
+
+    /** One pause: {@code mean} itself, or drawn from the exponential distribution with that mean (inverse CDF). */
+    static long thinkNanos(long mean, boolean exponential, SplittableRandom random) {
+        if (mean == 0 || !exponential) {
+            return mean;
+        }
+        return (long) (-mean * Math.log(1.0 - random.nextDouble()));
     }
 
     private EchoLoad(int size) {
@@ -320,9 +343,9 @@ final class EchoLoad implements AutoCloseable {
                 received += n;
                 if (received == load.size) {
                     load.recordRoundTrip(System.nanoTime() - sentAt);
-                    long think = load.thinkNanos;
+                    long think = load.nextThinkNanos();
                     if (think > 0) {
-                        ctx.executor().schedule(this::sendIfOpen, think, java.util.concurrent.TimeUnit.NANOSECONDS);
+                        ctx.executor().schedule(this::sendIfOpen, think, TimeUnit.NANOSECONDS);
                     } else {
                         send();
                     }

@@ -92,6 +92,16 @@ class EchoOptionsTest {
         assertEquals(1, b.roundCount());
         assertEquals(EchoImpl.JRING, b.server.impl);
         assertEquals(OutputFormat.normal, b.output.format());
+        assertEquals(0, b.thinkMicros);
+        assertEquals(EchoBench.ThinkDistribution.EXPONENTIAL, b.think);
+    }
+
+    @Test
+    void thinkTimesAreExponentialUnlessFixedIsAsked() {
+        assertEquals(EchoBench.ThinkDistribution.FIXED, ((EchoBench) parse("bench", "echo", "--think=fixed")).think);
+        assertEquals(EchoBench.ThinkDistribution.EXPONENTIAL,
+                ((EchoBench) parse("bench", "echo", "--think=exp", "--think-us=50000")).think);
+        assertTrue(refused("bench", "echo", "--think=gaussian").contains("--think must be exponential or fixed"));
     }
 
     @Test
