@@ -141,25 +141,27 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
                 JobFile.warm(file, sizeBytes);
             }
             Map<Contender, double[]> results = new LinkedHashMap<>();
+            Map<Contender, double[]> p99s = new LinkedHashMap<>();
             for (Contender c : contenders) {
-                double[] v = new double[rounds];
-                Arrays.fill(v, Double.NaN);
-                results.put(c, v);
+                results.put(c, nanRounds());
+                p99s.put(c, nanRounds());
             }
             for (int r = 0; r < rounds; r++) {
                 // Rotate the order each round, so no configuration always runs first or after the same one.
                 for (int k = 0; k < contenders.size(); k++) {
                     Contender c = contenders.get((k + r) % contenders.size());
-                    double iops = runOnce(c, c.command(fio, file, plan), out);
-                    results.get(c)[r] = iops;
-                    if (!Double.isNaN(iops)) {
-                        out.printf(Locale.ROOT, "round %d/%d  QD%-3d %-18s %10s IOPS%n", r + 1, rounds, c.depth(), c.label(), Figures.si(iops));
+                    Sample s = runOnce(c, c.command(fio, file, plan), out);
+                    results.get(c)[r] = s.iops();
+                    p99s.get(c)[r] = s.p99Nanos();
+                    if (!Double.isNaN(s.iops())) {
+                        out.printf(Locale.ROOT, "round %d/%d  QD%-3d %-18s %10s IOPS  p99 %.0f us%n", r + 1, rounds, c.depth(),
+                                c.label(), Figures.si(s.iops()), s.p99Nanos() / 1000.0);
                     }
                     out.flush();
                 }
             }
             out.println();
-            CompareTable.print(out, results, direct, iodepths);
+            CompareTable.print(out, results, p99s, direct, iodepths);
             return 0;
         } finally {
             if (temp) {
@@ -200,8 +202,19 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
         return list;
     }
 
-    /** Runs one configuration and returns its read IOPS, or NaN (with the reason printed). */
-    private double runOnce(Contender c, List<String> cmd, PrintWriter out) throws InterruptedException {
+    private double[] nanRounds() {
+        double[] v = new double[rounds];
+        Arrays.fill(v, Double.NaN);
+        return v;
+    }
+
+    /** One run's read IOPS and p99 total latency in ns; NaN where the run gave none. */
+    record Sample(double iops, double p99Nanos) {
+        static final Sample FAILED = new Sample(Double.NaN, Double.NaN);
+    }
+
+    /** Runs one configuration and returns its figures, or {@link Sample#FAILED} (with the reason printed). */
+    private Sample runOnce(Contender c, List<String> cmd, PrintWriter out) throws InterruptedException {
         String what = c.label() + " QD" + c.depth();
         try {
             Process p = new ProcessBuilder(cmd).start();
@@ -212,7 +225,7 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
             if (!p.waitFor(runtime + rampTime + 120L, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 out.println(what + ": timed out");
-                return Double.NaN;
+                return Sample.FAILED;
             }
             current = null;
             Object json;
@@ -220,19 +233,25 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
                 json = JsonReader.parse(stdout);
             } catch (IllegalArgumentException e) {
                 out.println(what + ": failed (exit " + p.exitValue() + "): " + firstLines(stderr.join() + stdout));
-                return Double.NaN;
+                return Sample.FAILED;
             }
             double error = JsonReader.number(json, "jobs.0.error");
             double iops = JsonReader.number(json, "jobs.0.read.iops");
             if (error != 0 || Double.isNaN(iops) || iops <= 0) {
                 out.println(what + ": failed (error " + (long) error + "): " + firstLines(stderr.join()));
-                return Double.NaN;
+                return Sample.FAILED;
             }
-            return iops;
+            return new Sample(iops, p99Nanos(json));
         } catch (IOException e) {
             out.println(what + ": cannot run " + cmd.getFirst() + ": " + e.getMessage());
-            return Double.NaN;
+            return Sample.FAILED;
         }
+    }
+
+    /** {@code jobs[0].read.lat_ns.percentile["99.000000"]} (the key has dots, so not a path), or NaN. */
+    static double p99Nanos(Object json) {
+        Object percentiles = JsonReader.at(json, "jobs.0.read.lat_ns.percentile");
+        return percentiles instanceof Map<?, ?> m && m.get("99.000000") instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
     private static String readAll(InputStream in) {

@@ -12,13 +12,17 @@ import java.util.Map;
 /**
  * The table {@code jring compare} ends with: per configuration the median IOPS of its
  * rounds, the spread ({@code (max - min) / median}), and the ratios to fio io_uring at the
- * same depth and to fio psync; then issue 3's targets, met or missed.
+ * same depth and to fio psync; the median p99 of the total latency (submission included,
+ * fio's lat_percentiles) and its ratio to fio io_uring's; then the targets, met or missed:
+ * issue 3's, and with O_DIRECT issue 7's (IOPS >= 0.95x fio io_uring, p99 within 10 %).
  */
 final class CompareTable {
     private CompareTable() {}
 
-    static void print(PrintWriter out, Map<Contender, double[]> results, boolean direct, int[] depths) {
-        out.println("QD   engine              median IOPS   spread   rounds   vs fio io_uring   vs fio psync");
+    static void print(PrintWriter out, Map<Contender, double[]> results, Map<Contender, double[]> p99s,
+                      boolean direct, int[] depths) {
+        out.println("QD   engine              median IOPS   spread   rounds   vs fio io_uring   vs fio psync"
+                + "    p99 lat   p99 vs fio io_uring");
         for (Map.Entry<Contender, double[]> e : results.entrySet()) {
             Contender c = e.getKey();
             Rounds r = rounds(e.getValue());
@@ -26,13 +30,17 @@ final class CompareTable {
                 out.printf(Locale.ROOT, "%-4d %-18s %12s%n", c.depth(), c.label(), "failed");
                 continue;
             }
-            out.printf(Locale.ROOT, "%-4d %-18s %12s %8s %8d %17s %14s%n", c.depth(), c.label(), Figures.si(r.median()),
-                    Figures.percent(r.spread()), r.count(),
+            Rounds p99 = rounds(p99s.get(c));
+            out.printf(Locale.ROOT, "%-4d %-18s %12s %8s %8d %17s %14s %10s %21s%n", c.depth(), c.label(),
+                    Figures.si(r.median()), Figures.percent(r.spread()), r.count(),
                     ratio(r, median(results, true, "io_uring", c.depth())),
-                    ratio(r, median(results, true, "psync", 1)));
+                    ratio(r, median(results, true, "psync", 1)),
+                    p99 == null ? "-" : String.format(Locale.ROOT, "%.0f us", p99.median() / 1000.0),
+                    p99 == null ? "-" : ratio(p99, median(p99s, true, "io_uring", c.depth())));
         }
         out.println();
-        out.println("(median of the rounds; spread = (max - min) / median; ratios = this row's median / the anchor's median)");
+        out.println("(median of the rounds; spread = (max - min) / median; ratios = this row's median / the anchor's median;"
+                + " p99 lat = 99th percentile of submission + completion latency)");
         List<String> checks = new ArrayList<>();
         for (int depth : depths) {
             double jring = median(results, false, "jring", depth);
@@ -42,6 +50,9 @@ final class CompareTable {
                 if (depth == 32) {
                     checks.add(check("QD32 O_DIRECT: jring / fio io_uring", jring, fioUring, 0.9));
                 }
+                checks.add(check("QD" + depth + " O_DIRECT (issue 7): jring / fio io_uring", jring, fioUring, 0.95));
+                checks.add(checkAtMost("QD" + depth + " O_DIRECT (issue 7): p99 jring / fio io_uring",
+                        median(p99s, false, "jring", depth), median(p99s, true, "io_uring", depth), 1.10));
             } else {
                 checks.add(check("QD" + depth + ": jring / fio io_uring", jring, fioUring, 1.2));
                 checks.add(check("QD" + depth + ": jring / fio psync", jring, psync, 0.85));
@@ -58,7 +69,7 @@ final class CompareTable {
         checks.removeIf(String::isEmpty);
         if (!checks.isEmpty()) {
             out.println();
-            out.println("Issue 3 targets and peers:");
+            out.println("Targets and peers:");
             for (String line : checks) {
                 out.println("  " + line);
             }
@@ -74,6 +85,14 @@ final class CompareTable {
         return String.format(Locale.ROOT, "%s = %.2fx (target >= %.2fx: %s)", what, ratio, target, ratio >= target ? "met" : "MISSED");
     }
 
+    private static String checkAtMost(String what, double value, double anchor, double target) {
+        if (Double.isNaN(value) || Double.isNaN(anchor) || anchor <= 0) {
+            return "";
+        }
+        double ratio = value / anchor;
+        return String.format(Locale.ROOT, "%s = %.2fx (target <= %.2fx: %s)", what, ratio, target, ratio <= target ? "met" : "MISSED");
+    }
+
     private static String ratio(Rounds r, double anchor) {
         return Double.isNaN(anchor) || anchor <= 0 ? "-" : String.format(Locale.ROOT, "%.2fx", r.median() / anchor);
     }
@@ -86,6 +105,9 @@ final class CompareTable {
 
     /** The rounds that produced a figure, or null if none did. */
     private static Rounds rounds(double[] values) {
+        if (values == null) {
+            return null;
+        }
         double[] ok = java.util.Arrays.stream(values).filter(v -> !Double.isNaN(v)).toArray();
         return ok.length == 0 ? null : Rounds.of(ok);
     }

@@ -54,6 +54,7 @@ record Contender(boolean fio, String engine, int depth) {
         cmd.add("--time_based");
         cmd.add("--invalidate=0");
         cmd.add("--direct=" + (plan.direct() ? 1 : 0));
+        cmd.add("--lat_percentiles=1");
         cmd.add("--output-format=json");
         return cmd;
     }

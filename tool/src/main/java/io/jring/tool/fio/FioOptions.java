@@ -100,6 +100,11 @@ public final class FioOptions {
             description = "jring engine: a registered file and SqeFlags.FIXED_FILE (as fio's io_uring option).")
     boolean registerFiles;
 
+    @Option(names = "--lat_percentiles", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
+            converter = FioUnits.Bool.class,
+            description = "Also report percentiles of the total latency, submission included (as fio's option).")
+    boolean latPercentiles;
+
     /** Validates and resolves the options; {@code parsed} supplies the options as typed (may be null). */
     public JobSpec toSpec(ParseResult parsed) {
         if (!IoEngine.NAMES.contains(ioengine)) {
@@ -142,7 +147,7 @@ public final class FioOptions {
         boolean warm = !direct && !invalidate;
         return new JobSpec(name, filename, directory, size, rw, mix, (int) bs, depth, iodepth, submit, completeMin,
                 completeMax, runtimeNanos, timeBased, rampNanos, direct, numjobs, fsync, invalidate, warm, ioengine,
-                fixedBufs, registerFiles, givenOptions(parsed));
+                fixedBufs, registerFiles, latPercentiles, givenOptions(parsed));
     }
 
     /** The options as typed (name without dashes -> value), in order, as fio lists them in "job options". */

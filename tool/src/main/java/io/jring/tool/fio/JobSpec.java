@@ -18,6 +18,7 @@ import java.util.Map;
  * @param fsync       an fsync after every N writes (0 = never)
  * @param invalidate  drop the file's page cache before the job (posix_fadvise DONTNEED)
  * @param warm        read the file once before the job so it is page-cached
+ * @param latPercentiles fio's lat_percentiles: percentiles of the total latency (slat + clat) too
  * @param givenOptions the options as typed, for fio's "job options" in the JSON output
  */
 public record JobSpec(
@@ -44,6 +45,7 @@ public record JobSpec(
         String ioengine,
         boolean fixedBufs,
         boolean registerFiles,
+        boolean latPercentiles,
         Map<String, String> givenOptions) {
 
     /** Bytes the job issues before it stops when not time based: the file region, rounded down to bs. */

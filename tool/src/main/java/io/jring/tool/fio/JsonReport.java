@@ -44,9 +44,10 @@ final class JsonReport {
             j.field(e.getKey(), e.getValue());
         }
         j.endObject();
-        dir(j, "read", ts.read, ts, group.agg[Ddir.READ]);
-        dir(j, "write", ts.write, ts, group.agg[Ddir.WRITE]);
-        dir(j, "trim", new DirStats(), ts, 0);
+        boolean latPercentiles = job.spec.latPercentiles();
+        dir(j, "read", ts.read, ts, group.agg[Ddir.READ], latPercentiles);
+        dir(j, "write", ts.write, ts, group.agg[Ddir.WRITE], latPercentiles);
+        dir(j, "trim", new DirStats(), ts, 0, latPercentiles);
         j.beginObject("sync");
         j.field("total_ios", ts.syncIos);
         lat(j, "lat_ns", ts.syncLat, true);
@@ -73,7 +74,7 @@ final class JsonReport {
         j.endObject();
     }
 
-    private static void dir(JsonOut j, String name, DirStats d, JobStats ts, long groupAgg) {
+    private static void dir(JsonOut j, String name, DirStats d, JobStats ts, long groupAgg, boolean latPercentiles) {
         long runMs = d.ios == 0 ? 0 : GroupStats.runtimeMs(ts);
         long bwBytes = runMs == 0 ? 0 : d.bytes * 1000 / runMs;
         double iops = runMs == 0 ? 0.0 : 1000.0 * d.ios / runMs;
@@ -89,7 +90,7 @@ final class JsonReport {
         j.field("drop_ios", 0);
         lat(j, "slat_ns", d.slat, false);
         lat(j, "clat_ns", d.clat, true);
-        lat(j, "lat_ns", d.lat, false);
+        lat(j, "lat_ns", d.lat, latPercentiles);
         boolean bwSampled = d.bw.samples() > 0;
         double perAgg = 0.0;
         if (bwSampled) {

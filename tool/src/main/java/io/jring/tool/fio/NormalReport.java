@@ -68,7 +68,7 @@ final class NormalReport {
         }
         for (int ddir = Ddir.READ; ddir <= Ddir.WRITE; ddir++) {
             if (ts.dir(ddir).bytes > 0) {
-                printDir(out, ddir, ts, group);
+                printDir(out, ddir, ts, group, job.spec.latPercentiles());
             }
         }
         printLatencyBuckets(out, LatencyBuckets.of(ts));
@@ -95,7 +95,7 @@ final class NormalReport {
         out.printf(Locale.ROOT, "     latency   : target=0, window=0, percentile=100.00%%, depth=%d%n", job.spec.iodepth());
     }
 
-    private static void printDir(PrintWriter out, int ddir, JobStats ts, GroupStats group) {
+    private static void printDir(PrintWriter out, int ddir, JobStats ts, GroupStats group, boolean latPercentiles) {
         DirStats d = ts.dir(ddir);
         long runMs = GroupStats.runtimeMs(ts);
         long bw = d.bytes * 1000 / runMs;
@@ -114,6 +114,9 @@ final class NormalReport {
         }
         if (d.clat.samples() > 0) {
             printPercentiles(out, "clat", d.clat);
+        }
+        if (latPercentiles && d.lat.samples() > 0) {
+            printPercentiles(out, "lat", d.lat);
         }
         if (d.bw.samples() > 0) {
             double mean = d.bw.mean();

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -70,6 +71,28 @@ class FioCommandTest {
         assertEquals(0.0, JsonReader.number(json, "jobs.0.write.total_ios"));
         assertEquals("psync", JsonReader.at(json, "jobs.0.job options.ioengine"));
         assertNoTempFilesLeft();
+    }
+
+    /** lat_percentiles=1: the total latency gets percentiles too, in JSON and in the normal report, as fio's. */
+    @Test
+    void latPercentilesReportTheTotalLatencyDistribution() throws IOException {
+        Result plain = run("--runtime=300ms", "--output-format=json");
+        assertEquals(0, plain.exit(), plain.err());
+        assertNull(JsonReader.at(JsonReader.parse(plain.out()), "jobs.0.read.lat_ns.percentile"),
+                "no lat percentiles unless asked, as fio");
+        Result r = run("--runtime=300ms", "--iodepth=4", "--lat_percentiles=1", "--output-format=json");
+        assertEquals(0, r.exit(), r.err());
+        Object json = JsonReader.parse(r.out());
+        Map<String, Object> lat = map(json, "jobs.0.read.lat_ns.percentile");
+        Map<String, Object> clat = map(json, "jobs.0.read.clat_ns.percentile");
+        assertEquals(List.copyOf(clat.keySet()), List.copyOf(lat.keySet()));
+        double p99 = (Double) lat.get("99.000000");
+        assertTrue(p99 >= (Double) lat.get("50.000000") && p99 <= JsonReader.number(json, "jobs.0.read.lat_ns.max") * 1.01,
+                r.out());
+        Result normal = run("--runtime=300ms", "--lat_percentiles=1");
+        assertEquals(0, normal.exit(), normal.err());
+        assertTrue(normal.out().contains("\n    clat percentiles (") && normal.out().contains("\n    lat percentiles ("),
+                normal.out());
     }
 
     @Test
