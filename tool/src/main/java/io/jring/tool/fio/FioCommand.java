@@ -95,6 +95,11 @@ public final class FioCommand implements Callable<Integer> {
                 err.flush();
                 return 1;
             }
+            if (job.jitWarmupNanos() > 0 && !json) {
+                out.println(job.name() + ": JIT warm-up before the clock, until the JIT is idle, at most "
+                        + FioUnits.describeNanos(job.jitWarmupNanos()) + " (unmeasured; --jit_warmup=0 measures from the first I/O)");
+                out.flush();
+            }
             boolean showEta = eta.equals("always") || (eta.equals("auto") && !json && LiveStatus.stdoutIsTerminal());
             try (FioEta status = showEta ? FioEta.start(json ? err : out, run.jobs()) : null) {
                 run.execute();

@@ -72,6 +72,12 @@ public final class FioOptions {
             description = "Run this long before measuring (default 0).")
     long rampNanos;
 
+    @Option(names = "--jit_warmup", paramLabel = "<time>", defaultValue = "3", converter = FioUnits.Time.class,
+            description = "jring only: each job first runs its engine, unmeasured, until the JIT has compiled it "
+                    + "(idle for 250 ms, after at least 500 ms), at most this long, before the clock starts (fio's "
+                    + "engines are compiled C); 0 = measure from the first I/O (default 3 s).")
+    long jitWarmupNanos;
+
     @Option(names = "--direct", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0", converter = FioUnits.Bool.class,
             description = "1 = O_DIRECT (buffers aligned to 4096; bs a multiple of 512).")
     boolean direct;
@@ -147,7 +153,7 @@ public final class FioOptions {
         boolean warm = !direct && !invalidate;
         return new JobSpec(name, filename, directory, size, rw, mix, (int) bs, depth, iodepth, submit, completeMin,
                 completeMax, runtimeNanos, timeBased, rampNanos, direct, numjobs, fsync, invalidate, warm, ioengine,
-                fixedBufs, registerFiles, latPercentiles, givenOptions(parsed));
+                fixedBufs, registerFiles, latPercentiles, jitWarmupNanos, givenOptions(parsed));
     }
 
     /** The options as typed (name without dashes -> value), in order, as fio lists them in "job options". */

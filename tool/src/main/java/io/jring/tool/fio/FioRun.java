@@ -3,9 +3,12 @@ package io.jring.tool.fio;
 import io.jring.Errno;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,6 +25,12 @@ import java.util.function.Consumer;
  * report still prints.
  */
 final class FioRun {
+    /** Added to a job's number for its JIT warm-up job, whose offsets then differ from the job's. */
+    static final int WARMUP_PATTERN_OFFSET = 1 << 16;
+    /** The JIT warm-up runs at least this long... */
+    static final long WARMUP_MIN_NANOS = 500_000_000L;
+    /** ...and ends early once the JIT has been idle this long. */
+    static final long JIT_QUIET_NANOS = 250_000_000L;
     private final JobSpec spec;
     private final List<Job> jobs = new ArrayList<>();
     /** Files this run created and must remove; guarded by this. */
@@ -85,15 +94,86 @@ final class FioRun {
                     .start(() -> runJob(job, opened, go)));
         }
         opened.await();
+        if (spec.jitWarmupNanos() > 0 && spec.invalidate() && !spec.direct()) {
+            dropCachesAgain();
+        }
         go.countDown();
         for (Thread t : threads) {
             t.join();
         }
     }
 
+    /** The JIT warm-up read the files into the page cache: what --invalidate promised is restored. */
+    private void dropCachesAgain() {
+        Set<Path> done = new LinkedHashSet<>();
+        for (Job job : jobs) {
+            if (done.add(job.file)) {
+                try {
+                    JobFile.invalidate(job.file);
+                } catch (IOException e) {
+                    job.failEngine(Errno.EIO, "cannot invalidate " + job.file + " after the JIT warm-up: " + reason(e));
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs the job's engine on the job's file, unmeasured, on a job of its own (other
+     * offsets: a device cache must not serve the measured run's first reads), so the measured
+     * run starts with the engine's code compiled by the JIT, as fio's is by its C compiler:
+     * for at least {@link #WARMUP_MIN_NANOS}, then until the JIT has compiled nothing for
+     * {@link #JIT_QUIET_NANOS}, at most --jit_warmup. Failures are left to the measured run's
+     * open, which reports them.
+     */
+    static void warmUpJit(Job job) {
+        Job warm = new Job(job.spec.forJitWarmup(), job.number + WARMUP_PATTERN_OFFSET, job.file);
+        IoEngine engine = null;
+        Thread watcher = Thread.ofPlatform().daemon().name("jring-fio-jit-watch").start(() -> stopWhenJitQuiet(warm));
+        try {
+            engine = IoEngine.create(warm.spec.ioengine());
+            engine.open(warm);
+            warm.begin();
+            engine.run(warm);
+            warm.end();
+        } catch (Exception e) {
+            // the measured run opens the engine again and reports what is wrong
+        } finally {
+            watcher.interrupt();
+            if (engine != null) {
+                engine.close();
+            }
+        }
+    }
+
+    /** Stops {@code warm} once the JIT's total compilation time stood still for {@link #JIT_QUIET_NANOS}. */
+    private static void stopWhenJitQuiet(Job warm) {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;   // no way to tell: the warm-up runs its whole --jit_warmup
+        }
+        try {
+            Thread.sleep(Duration.ofNanos(WARMUP_MIN_NANOS - JIT_QUIET_NANOS));
+            long last = jit.getTotalCompilationTime();
+            for (;;) {
+                Thread.sleep(Duration.ofNanos(JIT_QUIET_NANOS));
+                long now = jit.getTotalCompilationTime();
+                if (now == last) {
+                    warm.stop();
+                    return;
+                }
+                last = now;
+            }
+        } catch (InterruptedException done) {
+            // the warm-up ended first
+        }
+    }
+
     private static void runJob(Job job, CountDownLatch opened, CountDownLatch go) {
         IoEngine engine = null;
         try {
+            if (job.spec.jitWarmupNanos() > 0) {
+                warmUpJit(job);
+            }
             try {
                 engine = IoEngine.create(job.spec.ioengine());
                 engine.open(job);

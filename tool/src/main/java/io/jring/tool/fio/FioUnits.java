@@ -75,6 +75,17 @@ public final class FioUnits {
         }
     }
 
+    /** A duration for humans: "1s", "500ms", "250us". */
+    public static String describeNanos(long nanos) {
+        if (nanos % 1_000_000_000L == 0) {
+            return nanos / 1_000_000_000L + "s";
+        }
+        if (nanos % 1_000_000L == 0) {
+            return nanos / 1_000_000L + "ms";
+        }
+        return nanos / 1_000L + "us";
+    }
+
     /** fio's boolean spellings. */
     public static boolean parseBool(String text) {
         return switch (text.trim().toLowerCase(Locale.ROOT)) {

@@ -19,6 +19,7 @@ import java.util.Map;
  * @param invalidate  drop the file's page cache before the job (posix_fadvise DONTNEED)
  * @param warm        read the file once before the job so it is page-cached
  * @param latPercentiles fio's lat_percentiles: percentiles of the total latency (slat + clat) too
+ * @param jitWarmupNanos how long each job runs its engine, unmeasured, before the run (0 = not at all)
  * @param givenOptions the options as typed, for fio's "job options" in the JSON output
  */
 public record JobSpec(
@@ -46,11 +47,22 @@ public record JobSpec(
         boolean fixedBufs,
         boolean registerFiles,
         boolean latPercentiles,
+        long jitWarmupNanos,
         Map<String, String> givenOptions) {
 
     /** Bytes the job issues before it stops when not time based: the file region, rounded down to bs. */
     public long ioLimit() {
         return size / bs * bs;
+    }
+
+    /**
+     * The JIT warm-up's job: this one, time based for {@link #jitWarmupNanos}, no ramp, no
+     * warm-up of its own.
+     */
+    JobSpec forJitWarmup() {
+        return new JobSpec(name, filename, directory, size, rw, rwmixread, bs, iodepth, requestedIodepth, batchSubmit,
+                batchCompleteMin, batchCompleteMax, jitWarmupNanos, true, 0L, direct, numjobs, fsync, invalidate, warm,
+                ioengine, fixedBufs, registerFiles, latPercentiles, 0L, givenOptions);
     }
 
     /** The whole planned duration, ramp included, or 0 when bounded by size only. */

@@ -39,7 +39,11 @@ class FioCommandTest {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         Stream<String> size = Stream.of(args).anyMatch(a -> a.startsWith("--size=")) ? Stream.of() : Stream.of("--size=4M");
-        String[] all = Stream.of(Stream.of("fio", "--directory=" + dir), size, Stream.of(args)).flatMap(s -> s).toArray(String[]::new);
+        // Tests measure behaviour, not speed: no JIT warm-up unless the test is about it.
+        Stream<String> warmup = Stream.of(args).anyMatch(a -> a.startsWith("--jit_warmup")) ? Stream.of()
+                : Stream.of("--jit_warmup=0");
+        String[] all = Stream.of(Stream.of("fio", "--directory=" + dir), size, warmup, Stream.of(args))
+                .flatMap(s -> s).toArray(String[]::new);
         int exit = cl.execute(all);
         return new Result(exit, out.toString(), err.toString());
     }
@@ -71,6 +75,41 @@ class FioCommandTest {
         assertEquals(0.0, JsonReader.number(json, "jobs.0.write.total_ios"));
         assertEquals("psync", JsonReader.at(json, "jobs.0.job options.ioengine"));
         assertNoTempFilesLeft();
+    }
+
+    /**
+     * The JIT warm-up runs the engine before the clock: the run takes longer than its
+     * runtime, the report covers the runtime only, and the normal report says so; with
+     * --jit_warmup=0 there is none.
+     */
+    @Test
+    void theJitWarmUpRunsBeforeTheClockAndIsNotMeasured() throws IOException {
+        long t0 = System.nanoTime();
+        Result r = run("--runtime=300ms", "--jit_warmup=700ms", "--output-format=json");
+        long wallMillis = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(0, r.exit(), r.err());
+        Object json = JsonReader.parse(r.out());
+        double runtimeMillis = JsonReader.number(json, "jobs.0.read.runtime");
+        assertTrue(runtimeMillis >= 290 && runtimeMillis < 450, "measured " + runtimeMillis + " ms");
+        assertTrue(wallMillis >= runtimeMillis + FioRun.WARMUP_MIN_NANOS / 1_000_000, "wall " + wallMillis + " ms");
+        Result normal = run("--runtime=200ms", "--jit_warmup=500ms");
+        assertEquals(0, normal.exit(), normal.err());
+        assertTrue(normal.out().contains("JIT warm-up before the clock"), normal.out());
+        assertTrue(!run("--runtime=200ms").out().contains("JIT warm-up"), "--jit_warmup=0: none");
+    }
+
+    @Test
+    void theWarmUpJobRunsForItsOwnTimeWithoutRampOrWarmUp() {
+        FioOptions o = new FioOptions();
+        CommandLine.populateCommand(o, "--ramp_time=2", "--runtime=5", "--jit_warmup=3", "--time_based=0", "--size=4M");
+        JobSpec spec = o.toSpec(null);
+        JobSpec warm = spec.forJitWarmup();
+        assertEquals(3_000_000_000L, warm.runtimeNanos());
+        assertEquals(0L, warm.rampNanos());
+        assertEquals(0L, warm.jitWarmupNanos());
+        assertTrue(warm.timeBased());
+        assertEquals(List.of(spec.rw(), spec.bs(), spec.iodepth(), spec.size(), spec.direct(), spec.ioengine()),
+                List.of(warm.rw(), warm.bs(), warm.iodepth(), warm.size(), warm.direct(), warm.ioengine()));
     }
 
     /** lat_percentiles=1: the total latency gets percentiles too, in JSON and in the normal report, as fio's. */

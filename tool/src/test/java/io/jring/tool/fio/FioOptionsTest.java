@@ -33,6 +33,8 @@ class FioOptionsTest {
         assertEquals(1, s.batchCompleteMin());
         assertEquals(32, s.batchCompleteMax());
         assertEquals(5_000_000_000L, s.runtimeNanos());
+        assertEquals(3_000_000_000L, s.jitWarmupNanos(), "JIT warm-up at most 3 s by default");
+        assertFalse(s.latPercentiles());
         assertTrue(s.timeBased());
         assertFalse(s.direct());
         assertFalse(s.invalidate());
