@@ -64,10 +64,12 @@ public final class IoUring implements AutoCloseable {
     // ---- setup facts
 
     public int sqEntries() {
+        ctx.checkOpen();
         return ctx.sqEntries();
     }
 
     public int cqEntries() {
+        ctx.checkOpen();
         return ctx.cqEntries();
     }
 

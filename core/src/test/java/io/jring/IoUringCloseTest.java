@@ -57,6 +57,13 @@ class IoUringCloseTest {
         assertEbadfd(ring::cqReady, "cqReady");
         assertEbadfd(() -> ring.forEachCqe((ud, res, fl) -> { }), "forEachCqe");
         assertEbadfd(() -> ring.registerIoWqMaxWorkers(0, 0), "registerIoWqMaxWorkers");
+        assertEbadfd(ring::sqEntries, "sqEntries");
+        assertEbadfd(ring::cqEntries, "cqEntries");
+        assertEbadfd(ring::sqReady, "sqReady");
+        assertEbadfd(ring::sqSpaceLeft, "sqSpaceLeft");
+        assertEbadfd(() -> ring.registerFiles(new int[] {0}), "registerFiles");
+        assertEbadfd(ring::unregisterFiles, "unregisterFiles");
+        assertEbadfd(ring::unregisterBuffers, "unregisterBuffers");
     }
 
     @ParameterizedTest(name = "setup 0x{0}")

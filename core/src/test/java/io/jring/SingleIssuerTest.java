@@ -79,6 +79,35 @@ class SingleIssuerTest {
         }
     }
 
+    /**
+     * Registering files and buffers before anyone submitted does not claim the ring: the
+     * thread that submits first owns it (API.md), a setup thread can prepare it for another.
+     */
+    @ParameterizedTest(name = "setup 0x{0}")
+    @ValueSource(ints = {Setup.SINGLE_ISSUER, Setup.SINGLE_ISSUER | Setup.DEFER_TASKRUN})
+    void registeringBeforeAnySubmitDoesNotTakeOwnership(int setup) throws Throwable {
+        try (IoUring ring = IoUring.builder().entries(8).flags(setup).build();
+             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            int[] pipe = Fds.pipe();
+            try {
+                ring.registerFiles(new int[] {pipe[0], pipe[1]});
+                ring.registerBuffers(new java.lang.foreign.MemorySegment[] {arena.allocate(64)});
+                run(ownerThread, () -> {
+                    prepNops(ring, 1, 1, 0);
+                    assertEquals(1, ring.submitAndWait(1));
+                    assertEquals(List.of(new Completion(1, 0, 0)), reap(ring, 1));
+                });
+                assertEexist(ring::submit);
+                assertEexist(() -> ring.registerFiles(new int[] {pipe[0]}));
+                assertEexist(ring::unregisterBuffers);
+                run(ownerThread, ring::unregisterFiles);
+            } finally {
+                Fds.close(pipe[0]);
+                Fds.close(pipe[1]);
+            }
+        }
+    }
+
     @ParameterizedTest(name = "setup 0x{0}")
     @ValueSource(ints = {Setup.SINGLE_ISSUER, Setup.SINGLE_ISSUER | Setup.DEFER_TASKRUN})
     void secondThreadSubmitWaitAndPeekThrowEexist(int setup) throws Throwable {

@@ -208,6 +208,13 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return new IoUringException(Errno.EBADFD, "ring " + id + " is closed");
     }
 
+    /** For calls any thread may make (the ring's sizes): EBADFD once closed. */
+    public void checkOpen() {
+        if (closed != 0) {
+            throw closedException();
+        }
+    }
+
     /** Cheap checks for calls that do not enter: closed, and the SINGLE_ISSUER owner. */
     void checkUsable() {
         if (closed != 0) {
@@ -874,8 +881,19 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== registration
 
-    /** Runs a registration change under the posting right. */
+    /**
+     * Runs a registration change under the posting right. A SINGLE_ISSUER ring nobody has
+     * entered yet has nothing in flight and no other poster: the change runs as it is, and
+     * registering does not make this thread the owner (the first thread that submits is).
+     * A thread that claims the ring meanwhile would be using it concurrently, which the
+     * API does not allow.
+     */
     private void underPostingRight(Runnable change) {
+        if (singleIssuer && owner == null) {
+            checkUsable();
+            change.run();
+            return;
+        }
         TaskContext tc = enter();
         try {
             lockRing();
