@@ -310,12 +310,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return sqEntries - (sqTail - sqHead);
     }
 
-    void checkOpen() {
-        if (closed != 0) {
-            throw closedException();
-        }
-    }
-
     public int submit() {
         TaskContext tc = enter();
         try {
