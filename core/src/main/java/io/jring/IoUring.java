@@ -181,6 +181,8 @@ public final class IoUring implements AutoCloseable {
     /** Builds a ring; sizes and flags as Linux's io_uring_setup. */
     public static final class Builder {
         private int entries = 64;
+        /** Linux's IORING_SETUP_CQSIZE: only a size asked for is checked (0 then is EINVAL, as in Linux). */
+        private boolean cqSizeGiven;
         private int cqEntries;
         private int flags;
         private TaskWorkKind kind = TaskWorkKind.MPSC;
@@ -197,9 +199,10 @@ public final class IoUring implements AutoCloseable {
             return this;
         }
 
-        /** CQ size; default 2 * entries; rounded up; must be >= entries. */
+        /** CQ size; default 2 * entries; rounded up; must be >= entries (0 or negative: EINVAL). */
         public Builder cqEntries(int cqEntries) {
             this.cqEntries = cqEntries;
+            this.cqSizeGiven = true;
             return this;
         }
 
@@ -274,8 +277,8 @@ public final class IoUring implements AutoCloseable {
             }
             sq = roundUpPow2(sq);
             int cq;
-            if (cqEntries != 0) {
-                if (cqEntries < 0) {
+            if (cqSizeGiven) {
+                if (cqEntries <= 0) {
                     throw new IoUringException(Errno.EINVAL, "cqEntries must be > 0, got " + cqEntries);
                 }
                 cq = cqEntries;

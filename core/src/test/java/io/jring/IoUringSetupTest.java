@@ -60,7 +60,7 @@ class IoUringSetupTest {
     }
 
     @ParameterizedTest(name = "cqEntries {0}")
-    @ValueSource(ints = {-1, -1024, 65537, Integer.MAX_VALUE})
+    @ValueSource(ints = {0, -1, -1024, 65537, Integer.MAX_VALUE})
     void invalidCqEntriesAreEinval(int cqEntries) {
         assertEquals(Errno.EINVAL, errnoOf(() -> IoUring.builder().entries(8).cqEntries(cqEntries).build()));
     }
