@@ -35,7 +35,8 @@ final class AcceptOp extends OpDef {
         SysCallContext sc = req.ring.resources().inlineSys();
         int type = io.jring.sys.FsCalls.fileType(sc, req.fd);
         if (type < 0) {
-            return type;
+            req.addr3 = NO_FILE;   // fails when issued, as Linux's: submission goes on
+            return 0;
         }
         if (type != io.jring.sys.Structs.Stat.S_IFSOCK) {
             req.addr3 = NOT_A_SOCKET;
@@ -46,6 +47,7 @@ final class AcceptOp extends OpDef {
     }
 
     private static final long NOT_A_SOCKET = -1;
+    private static final long NO_FILE = -2;
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
@@ -64,6 +66,9 @@ final class AcceptOp extends OpDef {
     private static int acceptOnce(Request req, boolean nonBlocking) {
         if (req.addr3 == NOT_A_SOCKET) {
             return -Errno.ENOTSOCK;
+        }
+        if (req.addr3 == NO_FILE) {
+            return -Errno.EBADF;
         }
         SysCallContext sc = NetOps.sys(req, nonBlocking);
         if (nonBlocking && req.addr3 == 0 && !NetOps.readyNow(sc, req.fd, NetOps.POLLIN)) {

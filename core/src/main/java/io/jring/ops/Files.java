@@ -15,13 +15,19 @@ final class Files {
     private Files() {}
 
 
+    /** {@code req.fd} of a request whose fixed-file slot held no file: its issue fails with -EBADF. */
+    static final int NO_FILE = -1;
+
     /**
-     * Resolves the SQE's fd into {@code req.fd}: a fixed-file slot with FIXED_FILE.
-     * Returns 0 or -EBADF.
+     * Resolves the SQE's fd into {@code req.fd}: a fixed-file slot with FIXED_FILE. An empty
+     * or out-of-range slot does not fail the SQE here: as Linux 6.x looks fixed files up when
+     * it issues the request, submission goes on and the request completes with -EBADF when
+     * issued ({@code req.fd} is {@link #NO_FILE}, which every syscall refuses with EBADF).
+     * Returns 0.
      */
     static int resolveFd(Request req) {
-        if ((req.flags & SqeFlags.FIXED_FILE) != 0) {
-            return req.ring.resources().useFixedFile(req, req.fd);
+        if ((req.flags & SqeFlags.FIXED_FILE) != 0 && req.ring.resources().useFixedFile(req, req.fd) != 0) {
+            req.fd = NO_FILE;
         }
         return 0;
     }
