@@ -34,8 +34,9 @@ final class CancelOp extends OpDef {
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
-        if ((req.opFlags & Cancel.FD) != 0 && req.fd < 0) {
-            return -Errno.EBADF;   // its fixed-file slot was empty (Linux: the file lookup at issue fails)
+        if ((req.opFlags & Cancel.FD) != 0 && (req.fd < 0
+                || io.jring.sys.FsCalls.getStatusFlags(io.jring.sys.SysCallContext.current(), req.fd) < 0)) {
+            return -Errno.EBADF;   // no such file (an empty fixed slot, a closed fd): Linux's lookup at issue fails
         }
         return req.ring.cancelMatching(req, req.opFlags, req.addr2, req.fd);
     }

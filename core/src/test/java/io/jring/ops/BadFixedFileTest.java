@@ -102,4 +102,26 @@ class BadFixedFileTest {
             Fds.close(pipe[1]);
         }
     }
+
+    /** Cancel by a descriptor that is not open: -EBADF, as Linux's (liburing probe on 6.18: -9), not -ENOENT. */
+    @ParameterizedTest(name = "cancel flags 0x{0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, Cancel.ALL})
+    void cancelByADescriptorThatIsNotOpenIsEbadf(int cancelFlags) {
+        int[] pipe = Fds.pipe();
+        Fds.close(pipe[0]);
+        Fds.close(pipe[1]);
+        try (IoUring ring = IoUring.open(8)) {
+            ring.getSqe().prepCancelFd(pipe[0], cancelFlags).userData(1);
+            ring.getSqe().prepNop().userData(2);
+            assertEquals(2, ring.submit());
+            Map<Long, Integer> res = new TreeMap<>();
+            while (res.size() < 2) {
+                Cqe c = ring.waitCqe(Duration.ofSeconds(5));
+                assertNotNull(c, "CQEs so far " + res);
+                res.put(c.userData(), c.res());
+                ring.cqeSeen(c);
+            }
+            assertEquals(Map.of(1L, -Errno.EBADF, 2L, 0), res);
+        }
+    }
 }
