@@ -136,14 +136,15 @@ abstract class RwOp extends OpDef {
 
     /**
      * One preadv2/pwritev2 (the NOWAIT attempt or the blocking call). A stream (pipe,
-     * socket) has no position: offset 0 then means "no offset", as in Linux, where liburing
-     * users pass 0 for pipes, so an ESPIPE at offset 0 is retried at -1 and remembered; any
-     * other offset on a stream stays -ESPIPE.
+     * socket, tty) has no position, and io_uring does not refuse one as pread(2) does: Linux
+     * hands the offset to the stream's read_iter/write_iter, which ignores it (checked on
+     * 6.18: a READ at offset 4096 and a WRITE at offset 100 on a pipe both transfer). So an
+     * ESPIPE at any offset is retried at -1 (the stream itself) and remembered.
      */
     private long transfer(SysCallContext sc, Request req, MemorySegment iov, int n, long off, int rwf,
                           boolean nonBlocking) {
         long r = call(sc, req.fd, iov, n, off, rwf, nonBlocking);
-        if (r == -Errno.ESPIPE && off == 0) {
+        if (r == -Errno.ESPIPE && off >= 0) {
             req.off = -1;
             r = call(sc, req.fd, iov, n, -1, rwf, nonBlocking);
         }
