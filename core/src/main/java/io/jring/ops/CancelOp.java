@@ -5,6 +5,8 @@ import io.jring.Errno;
 import io.jring.Sqe;
 import io.jring.SqeFlags;
 import io.jring.core.Request;
+import io.jring.sys.FsCalls;
+import io.jring.sys.SysCallContext;
 
 /**
  * ASYNC_CANCEL (the kernel's io_async_cancel): finds requests by user data (addr2), by fd
@@ -27,15 +29,16 @@ final class CancelOp extends OpDef {
             return -Errno.EINVAL;
         }
         if ((req.opFlags & Cancel.FD) != 0) {
-            return Files.resolveFd(req);
+            Files.resolveFd(req);
+            return 0;
         }
         return 0;
     }
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
-        if ((req.opFlags & Cancel.FD) != 0 && (req.fd < 0
-                || io.jring.sys.FsCalls.getStatusFlags(io.jring.sys.SysCallContext.current(), req.fd) < 0)) {
+        if ((req.opFlags & Cancel.FD) != 0
+                && (req.fd < 0 || FsCalls.getStatusFlags(SysCallContext.current(), req.fd) < 0)) {
             return -Errno.EBADF;   // no such file (an empty fixed slot, a closed fd): Linux's lookup at issue fails
         }
         return req.ring.cancelMatching(req, req.opFlags, req.addr2, req.fd);

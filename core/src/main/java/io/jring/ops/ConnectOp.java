@@ -28,10 +28,7 @@ final class ConnectOp extends OpDef {
         if (req.opFlags != 0 || req.len != 0 || req.addr != null) {
             return -Errno.EINVAL;
         }
-        int r = Files.resolveFd(req);
-        if (r != 0) {
-            return r;
-        }
+        Files.resolveFd(req);
         req.addr3 = NetOps.isNonBlocking(req.ring.resources().inlineSys(), req.fd) ? NON_BLOCKING : BLOCKING;
         return 0;
     }

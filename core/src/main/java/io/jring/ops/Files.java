@@ -14,7 +14,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 final class Files {
     private Files() {}
 
-
     /** {@code req.fd} of a request whose fixed-file slot held no file: its issue fails with -EBADF. */
     static final int NO_FILE = -1;
 
@@ -23,13 +22,11 @@ final class Files {
      * or out-of-range slot does not fail the SQE here: as Linux 6.x looks fixed files up when
      * it issues the request, submission goes on and the request completes with -EBADF when
      * issued ({@code req.fd} is {@link #NO_FILE}, which every syscall refuses with EBADF).
-     * Returns 0.
      */
-    static int resolveFd(Request req) {
+    static void resolveFd(Request req) {
         if ((req.flags & SqeFlags.FIXED_FILE) != 0 && req.ring.resources().useFixedFile(req, req.fd) != 0) {
             req.fd = NO_FILE;
         }
-        return 0;
     }
 
     /**

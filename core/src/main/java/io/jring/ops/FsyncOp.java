@@ -21,7 +21,8 @@ final class FsyncOp extends OpDef {
         if ((req.opFlags & ~Fsync.DATASYNC) != 0 || req.addr != null) {
             return -Errno.EINVAL;
         }
-        return Files.resolveFd(req);
+        Files.resolveFd(req);
+        return 0;
     }
 
     @Override

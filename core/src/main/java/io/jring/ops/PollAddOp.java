@@ -32,7 +32,8 @@ final class PollAddOp extends OpDef {
             return -Errno.EINVAL;   // a multishot poll's CQEs cannot be skipped
         }
         req.opFlags &= ~ONESHOT_AND_ET;
-        return Files.resolveFd(req);
+        Files.resolveFd(req);
+        return 0;
     }
 
     @Override

@@ -44,8 +44,8 @@ abstract class RwOp extends OpDef {
         if (req.off < -1) {
             return -Errno.EINVAL;
         }
-        int r = Files.resolveFd(req);
-        return r != 0 ? r : prepBuffers(req);
+        Files.resolveFd(req);
+        return prepBuffers(req);
     }
 
     /** Validates the buffers; 0 or -errno (heap segment -EINVAL, dead or too small -EFAULT). */

@@ -13,7 +13,8 @@ final class ShutdownOp extends OpDef {
         if (req.off != 0 || req.addr != null || req.opFlags != 0) {
             return -Errno.EINVAL;
         }
-        return Files.resolveFd(req);
+        Files.resolveFd(req);
+        return 0;
     }
 
     @Override

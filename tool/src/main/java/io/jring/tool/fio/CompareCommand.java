@@ -154,8 +154,9 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
                     results.get(c)[r] = s.iops();
                     p99s.get(c)[r] = s.p99Nanos();
                     if (!Double.isNaN(s.iops())) {
-                        out.printf(Locale.ROOT, "round %d/%d  QD%-3d %-18s %10s IOPS  p99 %.0f us%n", r + 1, rounds, c.depth(),
-                                c.label(), Figures.si(s.iops()), s.p99Nanos() / 1000.0);
+                        out.printf(Locale.ROOT, "round %d/%d  QD%-3d %-18s %10s IOPS  p99 %s%n", r + 1, rounds, c.depth(),
+                                c.label(), Figures.si(s.iops()), Double.isNaN(s.p99Nanos()) ? "-"
+                                        : String.format(Locale.ROOT, "%.0f us", s.p99Nanos() / 1000.0));
                     }
                     out.flush();
                 }
