@@ -84,7 +84,7 @@ final class Timeouts {
                     return -Errno.EALREADY;
                 }
                 remove(r);
-                ring.poster.postAndFree(r, -Errno.ECANCELED, 0);
+                completeCancelled(r);
                 return 0;
             }
         }
@@ -96,12 +96,20 @@ final class Timeouts {
      * how many it cancelled.
      */
     int cancel(java.util.function.Predicate<Request> match, boolean all) {
+        return cancel(match, all, true);
+    }
+
+    private int cancel(java.util.function.Predicate<Request> match, boolean all, boolean viaTaskWork) {
         int n = 0;
         for (Request r = head; r != null; ) {
             Request next = r.timeoutNext;
             if (match.test(r) && ring.timers().cancel(r)) {
                 remove(r);
-                ring.poster.postAndFree(r, -Errno.ECANCELED, 0);
+                if (viaTaskWork) {
+                    completeCancelled(r);
+                } else {
+                    ring.poster.postAndFree(r, -Errno.ECANCELED, 0);
+                }
                 n++;
                 if (!all) {
                     return n;
@@ -112,9 +120,22 @@ final class Timeouts {
         return n;
     }
 
-    /** close(): every armed TIMEOUT completes -ECANCELED. */
+    /** close(): every armed TIMEOUT completes -ECANCELED, at once (close drops the CQEs anyway). */
     void cancelAll() {
-        cancel(r -> true, true);
+        cancel(r -> true, true, false);
+    }
+
+    /**
+     * A removed or cancelled TIMEOUT completes -ECANCELED through its task's task work, as
+     * Linux's io_req_task_queue_fail: the CQE of the TIMEOUT_REMOVE or ASYNC_CANCEL that
+     * removed it comes first (checked on 6.18 with liburing).
+     */
+    private void completeCancelled(Request r) {
+        r.res = -Errno.ECANCELED;
+        r.cflags = 0;
+        r.taskFunc = RingContext.COMPLETE;
+        r.setCompletionWork(false);
+        ring.issuer.queueTaskWork(r, false);
     }
 
     /** Task work: a timer expired. */

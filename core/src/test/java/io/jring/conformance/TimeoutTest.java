@@ -199,6 +199,32 @@ class TimeoutTest {
         }
     }
 
+    /**
+     * Linux completes the removed TIMEOUT through task work, so the CQE of the
+     * TIMEOUT_REMOVE or ASYNC_CANCEL that removed it comes first (6.18 with liburing:
+     * [remove 0] then [timeout -ECANCELED], the same for a cancel by user data).
+     */
+    @ParameterizedTest(name = "setup 0x{0}")
+    @MethodSource("io.jring.conformance.ConformanceSupport#ringKinds")
+    void theRemoveOrCancelCqeComesBeforeTheCancelledTimeouts(int setup) {
+        try (IoUring ring = ring(setup)) {
+            sqe(ring).prepTimeout(NEVER, 0, 0).userData(1);
+            sqe(ring).prepTimeoutRemove(1).userData(2);
+            assertEquals(2, ring.submit());
+            assertEquals(List.of(cqe(2, 0), cancelled(1)), next(ring, 2));
+            sqe(ring).prepTimeout(NEVER, 0, 0).userData(3);
+            sqe(ring).prepCancel(3, 0).userData(4);
+            assertEquals(2, ring.submit());
+            assertEquals(List.of(cqe(4, 0), cancelled(3)), next(ring, 2));
+            sqe(ring).prepTimeout(NEVER, 0, 0).userData(5);
+            ring.submit();
+            sqe(ring).prepTimeoutRemove(5).userData(6);
+            ring.submit();
+            assertEquals(List.of(cqe(6, 0), cancelled(5)), next(ring, 2));
+            assertQuiet(ring);
+        }
+    }
+
     @ParameterizedTest(name = "setup 0x{0}")
     @MethodSource("io.jring.conformance.ConformanceSupport#ringKinds")
     void removeOfAnUnknownOrExpiredTimeoutIsEnoent(int setup) {
