@@ -429,6 +429,19 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     /**
+     * A POLL_ADD was just armed by this thread: readiness that is there now is taken now, as
+     * Linux's arm-time vfs_poll does, so what happens after the submit (a peer closing, more
+     * data) is a wakeup of its own: another CQE for a multishot poll, as in Linux, instead of
+     * merging into the first one. One epoll_wait(0); dispatch only queues task work.
+     */
+    public void harvestReadinessNow(Request req) {
+        io.jring.poll.Poller p = req.task.pollerIfOpen();
+        if (p != null) {
+            p.pollNow();
+        }
+    }
+
+    /**
      * POLL_REMOVE: claims the armed POLL_ADD with {@code userData} for cancellation (it ends
      * with -ECANCELED in its task). 0, or -ENOENT if no armed poll has that user data.
      */

@@ -42,7 +42,11 @@ final class PollAddOp extends OpDef {
         if (r == -Errno.EPERM) {
             return req.opFlags & DEFAULT_POLLMASK;
         }
-        return r == 0 ? ISSUE_QUEUED : r;
+        if (r == 0) {
+            req.ring.harvestReadinessNow(req);
+            return ISSUE_QUEUED;
+        }
+        return r;
     }
 
     @Override
