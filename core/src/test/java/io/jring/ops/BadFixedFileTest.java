@@ -89,14 +89,7 @@ class BadFixedFileTest {
             ring.getSqe().prepNop().userData(2);
             ring.getSqe().prepNop().userData(3);
             assertEquals(3, ring.submit(), "every SQE is consumed");
-            Map<Long, Integer> res = new TreeMap<>();
-            while (res.size() < 3) {
-                Cqe c = ring.waitCqe(Duration.ofSeconds(5));
-                assertNotNull(c, "CQEs so far " + res);
-                res.put(c.userData(), c.res());
-                ring.cqeSeen(c);
-            }
-            assertEquals(Map.of(1L, -Errno.EBADF, 2L, 0, 3L, 0), res);
+            assertEquals(Map.of(1L, -Errno.EBADF, 2L, 0, 3L, 0), results(ring, 3));
         } finally {
             Fds.close(pipe[0]);
             Fds.close(pipe[1]);
@@ -114,14 +107,19 @@ class BadFixedFileTest {
             ring.getSqe().prepCancelFd(pipe[0], cancelFlags).userData(1);
             ring.getSqe().prepNop().userData(2);
             assertEquals(2, ring.submit());
-            Map<Long, Integer> res = new TreeMap<>();
-            while (res.size() < 2) {
-                Cqe c = ring.waitCqe(Duration.ofSeconds(5));
-                assertNotNull(c, "CQEs so far " + res);
-                res.put(c.userData(), c.res());
-                ring.cqeSeen(c);
-            }
-            assertEquals(Map.of(1L, -Errno.EBADF, 2L, 0), res);
+            assertEquals(Map.of(1L, -Errno.EBADF, 2L, 0), results(ring, 2));
         }
+    }
+
+    /** The next {@code n} CQEs' results by user data (5 s each at most). */
+    private static Map<Long, Integer> results(IoUring ring, int n) {
+        Map<Long, Integer> res = new TreeMap<>();
+        while (res.size() < n) {
+            Cqe c = ring.waitCqe(Duration.ofSeconds(5));
+            assertNotNull(c, "CQEs so far " + res);
+            res.put(c.userData(), c.res());
+            ring.cqeSeen(c);
+        }
+        return res;
     }
 }
