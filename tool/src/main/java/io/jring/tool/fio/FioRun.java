@@ -31,6 +31,8 @@ final class FioRun {
     static final long WARMUP_MIN_NANOS = 500_000_000L;
     /** ...and ends early once the JIT has been idle this long. */
     static final long JIT_QUIET_NANOS = 250_000_000L;
+    /** Warm-up rounds: the second compiles again what the first one's end threw away. */
+    static final int WARMUP_ROUNDS = 2;
     private final JobSpec spec;
     private final List<Job> jobs = new ArrayList<>();
     /** Files this run created and must remove; guarded by this. */
@@ -118,17 +120,32 @@ final class FioRun {
     }
 
     /**
-     * Runs the job's engine on the job's file, unmeasured, on a job of its own (other
+     * Runs the job's engine on the job's file, unmeasured, on jobs of its own (other
      * offsets: a device cache must not serve the measured run's first reads), so the measured
      * run starts with the engine's code compiled by the JIT, as fio's is by its C compiler:
-     * for at least {@link #WARMUP_MIN_NANOS}, then until the JIT has compiled nothing for
-     * {@link #JIT_QUIET_NANOS}, at most --jit_warmup. Failures are left to the measured run's
-     * open, which reports them.
+     * a first round for at least {@link #WARMUP_MIN_NANOS}, then until the JIT has compiled
+     * nothing for {@link #JIT_QUIET_NANOS}; a second round until the JIT is quiet again,
+     * because the first round's end takes branches the compiled code had never seen (the JIT
+     * throws that code away and compiles it again: in the second round, not in the measured
+     * run); both within --jit_warmup. Failures are left to the measured run's open, which
+     * reports them.
      */
     static void warmUpJit(Job job) {
-        Job warm = new Job(job.spec.forJitWarmup(), job.number + WARMUP_PATTERN_OFFSET, job.file);
+        long deadline = System.nanoTime() + job.spec.jitWarmupNanos();
+        for (int round = 0; round < WARMUP_ROUNDS; round++) {
+            long left = deadline - System.nanoTime();
+            if (round > 0 && left < JIT_QUIET_NANOS) {
+                return;
+            }
+            warmUpRound(job, round, left, round == 0 ? WARMUP_MIN_NANOS : JIT_QUIET_NANOS);
+        }
+    }
+
+    private static void warmUpRound(Job job, int round, long nanos, long minNanos) {
+        Job warm = new Job(job.spec.forJitWarmup(nanos), job.number + (round + 1) * WARMUP_PATTERN_OFFSET, job.file);
         IoEngine engine = null;
-        Thread watcher = Thread.ofPlatform().daemon().name("jring-fio-jit-watch").start(() -> stopWhenJitQuiet(warm));
+        Thread watcher = Thread.ofPlatform().daemon().name("jring-fio-jit-watch")
+                .start(() -> stopWhenJitQuiet(warm, minNanos));
         try {
             engine = IoEngine.create(warm.spec.ioengine());
             engine.open(warm);
@@ -145,14 +162,17 @@ final class FioRun {
         }
     }
 
-    /** Stops {@code warm} once the JIT's total compilation time stood still for {@link #JIT_QUIET_NANOS}. */
-    private static void stopWhenJitQuiet(Job warm) {
+    /**
+     * Stops {@code warm}, after at least {@code minNanos}, once the JIT's total compilation
+     * time stood still for {@link #JIT_QUIET_NANOS}.
+     */
+    private static void stopWhenJitQuiet(Job warm, long minNanos) {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
             return;   // no way to tell: the warm-up runs its whole --jit_warmup
         }
         try {
-            Thread.sleep(Duration.ofNanos(WARMUP_MIN_NANOS - JIT_QUIET_NANOS));
+            Thread.sleep(Duration.ofNanos(Math.max(0, minNanos - JIT_QUIET_NANOS)));
             long last = jit.getTotalCompilationTime();
             for (;;) {
                 Thread.sleep(Duration.ofNanos(JIT_QUIET_NANOS));

@@ -55,13 +55,10 @@ public record JobSpec(
         return size / bs * bs;
     }
 
-    /**
-     * The JIT warm-up's job: this one, time based for {@link #jitWarmupNanos}, no ramp, no
-     * warm-up of its own.
-     */
-    JobSpec forJitWarmup() {
+    /** A JIT warm-up round's job: this one, time based for {@code nanos}, no ramp, no warm-up of its own. */
+    JobSpec forJitWarmup(long nanos) {
         return new JobSpec(name, filename, directory, size, rw, rwmixread, bs, iodepth, requestedIodepth, batchSubmit,
-                batchCompleteMin, batchCompleteMax, jitWarmupNanos, true, 0L, direct, numjobs, fsync, invalidate, warm,
+                batchCompleteMin, batchCompleteMax, nanos, true, 0L, direct, numjobs, fsync, invalidate, warm,
                 ioengine, fixedBufs, registerFiles, latPercentiles, 0L, givenOptions);
     }
 

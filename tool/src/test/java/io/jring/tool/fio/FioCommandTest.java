@@ -103,7 +103,7 @@ class FioCommandTest {
         FioOptions o = new FioOptions();
         CommandLine.populateCommand(o, "--ramp_time=2", "--runtime=5", "--jit_warmup=3", "--time_based=0", "--size=4M");
         JobSpec spec = o.toSpec(null);
-        JobSpec warm = spec.forJitWarmup();
+        JobSpec warm = spec.forJitWarmup(spec.jitWarmupNanos());
         assertEquals(3_000_000_000L, warm.runtimeNanos());
         assertEquals(0L, warm.rampNanos());
         assertEquals(0L, warm.jitWarmupNanos());
