@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.jring.RingTestSupport.Completion;
+import io.jring.testkit.RingTestSupport.Descriptors;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -86,25 +87,21 @@ class SingleIssuerTest {
     @ParameterizedTest(name = "setup 0x{0}")
     @ValueSource(ints = {Setup.SINGLE_ISSUER, Setup.SINGLE_ISSUER | Setup.DEFER_TASKRUN})
     void registeringBeforeAnySubmitDoesNotTakeOwnership(int setup) throws Throwable {
-        try (IoUring ring = IoUring.builder().entries(8).flags(setup).build();
+        try (Descriptors fds = new Descriptors();
+             IoUring ring = IoUring.builder().entries(8).flags(setup).build();
              java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-            int[] pipe = Fds.pipe();
-            try {
-                ring.registerFiles(new int[] {pipe[0], pipe[1]});
-                ring.registerBuffers(new java.lang.foreign.MemorySegment[] {arena.allocate(64)});
-                run(ownerThread, () -> {
-                    prepNops(ring, 1, 1, 0);
-                    assertEquals(1, ring.submitAndWait(1));
-                    assertEquals(List.of(new Completion(1, 0, 0)), reap(ring, 1));
-                });
-                assertEexist(ring::submit);
-                assertEexist(() -> ring.registerFiles(new int[] {pipe[0]}));
-                assertEexist(ring::unregisterBuffers);
-                run(ownerThread, ring::unregisterFiles);
-            } finally {
-                Fds.close(pipe[0]);
-                Fds.close(pipe[1]);
-            }
+            int[] pipe = fds.pipe();
+            ring.registerFiles(new int[] {pipe[0], pipe[1]});
+            ring.registerBuffers(new java.lang.foreign.MemorySegment[] {arena.allocate(64)});
+            run(ownerThread, () -> {
+                prepNops(ring, 1, 1, 0);
+                assertEquals(1, ring.submitAndWait(1));
+                assertEquals(List.of(new Completion(1, 0, 0)), reap(ring, 1));
+            });
+            assertEexist(ring::submit);
+            assertEexist(() -> ring.registerFiles(new int[] {pipe[0]}));
+            assertEexist(ring::unregisterBuffers);
+            run(ownerThread, ring::unregisterFiles);
         }
     }
 

@@ -382,11 +382,20 @@ final class RequestIssuer {
      * completes the request through task work in its task, flagged as completion work.
      */
     void completeFromElsewhere(Request req, int res, int cflags) {
+        completeInTask(req, res, cflags, RingContext.COMPLETE, true, true);
+    }
+
+    /**
+     * Hands a finished request back to its task: {@code res} and {@code cflags} are set and
+     * {@code func} (which posts the CQE) is queued as its task work, flagged as completion
+     * work or not, lazily or not.
+     */
+    void completeInTask(Request req, int res, int cflags, TaskWorkFunc func, boolean completionWork, boolean lazy) {
         req.res = res;
         req.cflags = cflags;
-        req.taskFunc = RingContext.COMPLETE;
-        req.setCompletionWork(true);
-        queueTaskWork(req, true);
+        req.taskFunc = func;
+        req.setCompletionWork(completionWork);
+        queueTaskWork(req, lazy);
     }
 
     /** Queues a request's task work: the ring's local list (DEFER_TASKRUN) or its task's list. */

@@ -802,11 +802,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
      * a thread waiting for that (FSYNC in io-wq) must not wait on the owner's countdown.
      */
     void completeDirectCaller(Request req, int res) {
-        req.res = res;
-        req.cflags = 0;
-        req.taskFunc = DIRECT_FLUSH_COMPLETE;
-        req.setCompletionWork(true);
-        issuer.queueTaskWork(req, false);
+        issuer.completeInTask(req, res, 0, DIRECT_FLUSH_COMPLETE, true, false);
     }
 
     /**
@@ -824,11 +820,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     /** The DirectIo reaper: a device completion, handed to the request's task as completion work. */
     void completeDirect(Request req, int res) {
-        req.res = res;
-        req.cflags = 0;
-        req.taskFunc = DIRECT_COMPLETE;
-        req.setCompletionWork(true);
-        issuer.queueTaskWork(req, true);
+        issuer.completeInTask(req, res, 0, DIRECT_COMPLETE, true, true);
     }
 
     public RingResources resources() {

@@ -131,11 +131,7 @@ final class Timeouts {
      * removed it comes first (checked on 6.18 with liburing).
      */
     private void completeCancelled(Request r) {
-        r.res = -Errno.ECANCELED;
-        r.cflags = 0;
-        r.taskFunc = RingContext.COMPLETE;
-        r.setCompletionWork(false);
-        ring.issuer.queueTaskWork(r, false);
+        ring.issuer.completeInTask(r, -Errno.ECANCELED, 0, RingContext.COMPLETE, false, false);
     }
 
     /** Task work: a timer expired. */

@@ -2,6 +2,7 @@ package io.jring.kernel;
 
 import io.jring.CqeFlags;
 import io.jring.Errno;
+import io.jring.testkit.RingTestSupport;
 
 /** A CQE as a value, expected or observed; prints errno and flag names. */
 public record CqeSpec(long userData, int res, int flags) {
@@ -20,17 +21,7 @@ public record CqeSpec(long userData, int res, int flags) {
 
     @Override
     public String toString() {
-        StringBuilder f = new StringBuilder();
-        if ((flags & CqeFlags.BUFFER) != 0) {
-            f.append("BUFFER(").append(CqeFlags.bufferId(flags)).append(')');
-        }
-        if ((flags & CqeFlags.MORE) != 0) {
-            f.append(f.isEmpty() ? "" : "|").append("MORE");
-        }
-        int other = flags & 0xffff & ~(CqeFlags.BUFFER | CqeFlags.MORE);
-        if (other != 0) {
-            f.append(f.isEmpty() ? "" : "|").append("0x").append(Integer.toHexString(other));
-        }
+        String f = RingTestSupport.flagNames(flags);
         String r = res < 0 ? "-" + Errno.name(res) : Integer.toString(res);
         return "{ud=" + userData + " res=" + r + (f.isEmpty() ? "" : " flags=" + f) + "}";
     }

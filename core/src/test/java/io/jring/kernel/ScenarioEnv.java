@@ -3,8 +3,8 @@ package io.jring.kernel;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import io.jring.Fds;
-import io.jring.IoUringException;
 import io.jring.OpenFlags;
+import io.jring.testkit.RingTestSupport.Descriptors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -12,9 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,7 +23,7 @@ import java.util.Map;
 final class ScenarioEnv implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final Map<String, Integer> fds = new HashMap<>();
-    private final List<Integer> open = new ArrayList<>();
+    private final Descriptors open = new Descriptors();
     private final Path file;
 
     /** A run with a temp file in {@code dir} holding {@code fileContent} (none when null). */
@@ -68,8 +66,7 @@ final class ScenarioEnv implements AutoCloseable {
         String[] ends = base.startsWith("p") ? new String[] {".r", ".w"} : new String[] {".a", ".b"};
         fds.put(base + ends[0], pair[0]);
         fds.put(base + ends[1], pair[1]);
-        open.add(pair[0]);
-        open.add(pair[1]);
+        open.add(pair);
         Integer resolved = fds.get(name);
         if (resolved == null) {
             throw new IllegalArgumentException("unknown descriptor name " + name);
@@ -79,9 +76,7 @@ final class ScenarioEnv implements AutoCloseable {
 
     /** Closes the descriptor behind {@code name} now (as a test would with close(2)). */
     void close(String name) {
-        int fd = fd(name);
-        open.remove(Integer.valueOf(fd));
-        Fds.close(fd);
+        open.close(fd(name));
     }
 
     MemorySegment buffer(int len) {
@@ -138,14 +133,7 @@ final class ScenarioEnv implements AutoCloseable {
 
     @Override
     public void close() {
-        for (int fd : open) {
-            try {
-                Fds.close(fd);
-            } catch (IoUringException ignored) {
-                // closed by the scenario itself (CLOSE op): nothing to release
-            }
-        }
-        open.clear();
+        open.close();   // a descriptor the scenario closed itself (CLOSE op) is skipped there
         arena.close();
         if (file != null) {
             try {

@@ -12,6 +12,7 @@ import io.jring.Poll;
 import io.jring.Setup;
 import io.jring.Sqe;
 import io.jring.SqeFlags;
+import io.jring.testkit.RingTestSupport.Descriptors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
@@ -75,8 +76,9 @@ class BadFixedFileTest {
     void failsWithEbadfWhenIssuedAndSubmissionGoesOn(Op op, String table, int flags) {
         int setup = flags & (Setup.SINGLE_ISSUER | Setup.DEFER_TASKRUN);
         int sqeFlags = SqeFlags.FIXED_FILE | (flags & SqeFlags.ASYNC);
-        int[] pipe = Fds.pipe();
-        try (IoUring ring = IoUring.builder().entries(8).flags(setup).build(); Arena arena = Arena.ofConfined()) {
+        try (Descriptors fds = new Descriptors();
+             IoUring ring = IoUring.builder().entries(8).flags(setup).build(); Arena arena = Arena.ofConfined()) {
+            int[] pipe = fds.pipe();
             switch (table) {
                 case "empty slot" -> ring.registerFiles(new int[] {pipe[0], -1, -1, -1, -1, -1, -1, -1});
                 case "past the table" -> ring.registerFiles(new int[] {pipe[0], pipe[1]});
@@ -90,9 +92,6 @@ class BadFixedFileTest {
             ring.getSqe().prepNop().userData(3);
             assertEquals(3, ring.submit(), "every SQE is consumed");
             assertEquals(Map.of(1L, -Errno.EBADF, 2L, 0, 3L, 0), results(ring, 3));
-        } finally {
-            Fds.close(pipe[0]);
-            Fds.close(pipe[1]);
         }
     }
 

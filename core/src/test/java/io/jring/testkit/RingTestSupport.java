@@ -75,23 +75,29 @@ public class RingTestSupport {
 
         @Override
         public String toString() {
-            StringBuilder f = new StringBuilder();
-            if ((flags & CqeFlags.BUFFER) != 0) {
-                f.append("BUFFER(").append(CqeFlags.bufferId(flags)).append(')');
-            }
-            if ((flags & CqeFlags.MORE) != 0) {
-                f.append(f.isEmpty() ? "" : "|").append("MORE");
-            }
-            if ((flags & CqeFlags.SOCK_NONEMPTY) != 0) {
-                f.append(f.isEmpty() ? "" : "|").append("SOCK_NONEMPTY");
-            }
-            int other = flags & 0xffff & ~(CqeFlags.BUFFER | CqeFlags.MORE | CqeFlags.SOCK_NONEMPTY);
-            if (other != 0) {
-                f.append(f.isEmpty() ? "" : "|").append("0x").append(Integer.toHexString(other));
-            }
+            String f = flagNames(flags);
             String r = res < 0 ? "-" + Errno.name(res) : Integer.toString(res);
             return "{ud=" + userData + " res=" + r + (f.isEmpty() ? "" : " " + f) + "}";
         }
+    }
+
+    /** CQE flags for failure messages: BUFFER(bid), MORE, SOCK_NONEMPTY, other bits in hex; "" for none. */
+    public static String flagNames(int flags) {
+        StringBuilder f = new StringBuilder();
+        if ((flags & CqeFlags.BUFFER) != 0) {
+            f.append("BUFFER(").append(CqeFlags.bufferId(flags)).append(')');
+        }
+        if ((flags & CqeFlags.MORE) != 0) {
+            f.append(f.isEmpty() ? "" : "|").append("MORE");
+        }
+        if ((flags & CqeFlags.SOCK_NONEMPTY) != 0) {
+            f.append(f.isEmpty() ? "" : "|").append("SOCK_NONEMPTY");
+        }
+        int other = flags & 0xffff & ~(CqeFlags.BUFFER | CqeFlags.MORE | CqeFlags.SOCK_NONEMPTY);
+        if (other != 0) {
+            f.append(f.isEmpty() ? "" : "|").append("0x").append(Integer.toHexString(other));
+        }
+        return f.toString();
     }
 
     public static Completion cqe(long userData, int res) {

@@ -51,12 +51,8 @@ final class FioRun {
 
     /** Lays out, then warms or invalidates each distinct file; {@code info} gets fio's "Laying out IO file" lines. */
     void prepare(Consumer<String> info) throws IOException {
-        Set<Path> done = new LinkedHashSet<>();
-        for (Job job : jobs) {
+        for (Job job : firstJobPerFile()) {
             Path file = job.file;
-            if (!done.add(file)) {
-                continue;
-            }
             if (spec.filename() == null) {
                 synchronized (this) {
                     tempFiles.add(file);
@@ -107,16 +103,25 @@ final class FioRun {
 
     /** The JIT warm-up read the files into the page cache: what --invalidate promised is restored. */
     private void dropCachesAgain() {
-        Set<Path> done = new LinkedHashSet<>();
-        for (Job job : jobs) {
-            if (done.add(job.file)) {
-                try {
-                    JobFile.invalidate(job.file);
-                } catch (IOException e) {
-                    job.failEngine(Errno.EIO, "cannot invalidate " + job.file + " after the JIT warm-up: " + reason(e));
-                }
+        for (Job job : firstJobPerFile()) {
+            try {
+                JobFile.invalidate(job.file);
+            } catch (IOException e) {
+                job.failEngine(Errno.EIO, "cannot invalidate " + job.file + " after the JIT warm-up: " + reason(e));
             }
         }
+    }
+
+    /** The first job of each distinct file, in job order (clones may share a --filename). */
+    private List<Job> firstJobPerFile() {
+        Set<Path> seen = new LinkedHashSet<>();
+        List<Job> first = new ArrayList<>();
+        for (Job job : jobs) {
+            if (seen.add(job.file)) {
+                first.add(job);
+            }
+        }
+        return first;
     }
 
     /**
