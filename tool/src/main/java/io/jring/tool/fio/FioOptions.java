@@ -57,7 +57,8 @@ public final class FioOptions {
     int batchCompleteMin;
 
     @Option(names = "--iodepth_batch_complete_max", paramLabel = "<n>", defaultValue = "0",
-            description = "Most completions reaped at once; 0 = iodepth (default, as fio).")
+            description = "Most completions reaped at once; never less than --iodepth_batch_complete_min, which is "
+                    + "also the default (as fio: one completion per reap unless raised, e.g. to the iodepth).")
     int batchCompleteMax;
 
     @Option(names = "--runtime", paramLabel = "<time>", defaultValue = "5", converter = FioUnits.Time.class,
@@ -148,8 +149,10 @@ public final class FioOptions {
         boolean sync = IoEngine.isSync(ioengine);
         int depth = sync ? 1 : iodepth;
         int submit = batchSubmit == 0 ? depth : Math.min(batchSubmit, depth);
-        int completeMax = batchCompleteMax == 0 ? depth : Math.min(batchCompleteMax, depth);
-        int completeMin = Math.min(batchCompleteMin, completeMax);
+        // fio's fixup_options: the max is raised to the min (so by default it is the min, 1);
+        // its wait_for_completions reaps at least one when the queue is full.
+        int completeMin = Math.min(batchCompleteMin, depth);
+        int completeMax = Math.min(Math.max(Math.max(batchCompleteMax, batchCompleteMin), 1), depth);
         boolean warm = !direct && !invalidate;
         return new JobSpec(name, filename, directory, size, rw, mix, (int) bs, depth, iodepth, submit, completeMin,
                 completeMax, runtimeNanos, timeBased, rampNanos, direct, numjobs, fsync, invalidate, warm, ioengine,

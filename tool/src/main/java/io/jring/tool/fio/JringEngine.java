@@ -235,7 +235,10 @@ final class JringEngine implements IoEngine {
         return now;
     }
 
-    /** Reaps at least {@code min} CQEs, everything ready up to iodepth_batch_complete_max. */
+    /**
+     * Reaps at least {@code min} CQEs and at most iodepth_batch_complete_max (fio's default: the
+     * min, so one per reap; CQEs beyond it stay in the CQ for the next reap, as in fio).
+     */
     private void reap(int min) {
         reapNanos = System.nanoTime();
         int got = completeMax >= depth ? ring.forEachCqe(onCqe) : peekUpTo(completeMax);

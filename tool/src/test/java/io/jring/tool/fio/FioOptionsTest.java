@@ -31,7 +31,7 @@ class FioOptionsTest {
         assertEquals(32, s.iodepth());
         assertEquals(1, s.batchSubmit());
         assertEquals(1, s.batchCompleteMin());
-        assertEquals(32, s.batchCompleteMax());
+        assertEquals(1, s.batchCompleteMax(), "fio reaps one completion per call unless told otherwise");
         assertEquals(5_000_000_000L, s.runtimeNanos());
         assertEquals(3_000_000_000L, s.jitWarmupNanos(), "JIT warm-up at most 3 s by default");
         assertFalse(s.latPercentiles());
@@ -86,6 +86,17 @@ class FioOptionsTest {
         assertEquals(4, s.batchCompleteMin());
         assertEquals(8, s.batchCompleteMax());
         assertEquals(16, parse("--iodepth=16", "--iodepth_batch=64").batchSubmit());
+    }
+
+    @Test
+    void theMostCompletionsPerReapFollowFiosFixup() {
+        assertEquals(4, parse("--iodepth=16", "--iodepth_batch_complete=4").batchCompleteMax(), "max defaults to min");
+        assertEquals(4, parse("--iodepth=16", "--iodepth_batch_complete=4", "--iodepth_batch_complete_max=2").batchCompleteMax(),
+                "a max below the min is raised to it");
+        assertEquals(16, parse("--iodepth=16", "--iodepth_batch_complete_max=64").batchCompleteMax(), "at most iodepth");
+        JobSpec polling = parse("--iodepth=16", "--iodepth_batch_complete_min=0", "--iodepth_batch_complete_max=0");
+        assertEquals(0, polling.batchCompleteMin());
+        assertEquals(1, polling.batchCompleteMax(), "a full queue still reaps one");
     }
 
     @Test
