@@ -112,6 +112,12 @@ public final class FioOptions {
             description = "Also report percentiles of the total latency, submission included (as fio's option).")
     boolean latPercentiles;
 
+    @Option(names = "--norandommap", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
+            converter = FioUnits.Bool.class,
+            description = "Random offsets without fio's random map: blocks may repeat before every block was used "
+                    + "(default 0: as fio, each pass over the region uses every block once).")
+    boolean noRandomMap;
+
     /** Validates and resolves the options; {@code parsed} supplies the options as typed (may be null). */
     public JobSpec toSpec(ParseResult parsed) {
         if (!IoEngine.NAMES.contains(ioengine)) {
@@ -156,7 +162,7 @@ public final class FioOptions {
         boolean warm = !direct && !invalidate;
         return new JobSpec(name, filename, directory, size, rw, mix, (int) bs, depth, iodepth, submit, completeMin,
                 completeMax, runtimeNanos, timeBased, rampNanos, direct, numjobs, fsync, invalidate, warm, ioengine,
-                fixedBufs, registerFiles, latPercentiles, jitWarmupNanos, givenOptions(parsed));
+                fixedBufs, registerFiles, latPercentiles, !noRandomMap, jitWarmupNanos, givenOptions(parsed));
     }
 
     /** The options as typed (name without dashes -> value), in order, as fio lists them in "job options". */

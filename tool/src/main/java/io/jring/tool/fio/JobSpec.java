@@ -19,6 +19,7 @@ import java.util.Map;
  * @param invalidate  drop the file's page cache before the job (posix_fadvise DONTNEED)
  * @param warm        read the file once before the job so it is page-cached
  * @param latPercentiles fio's lat_percentiles: percentiles of the total latency (slat + clat) too
+ * @param randomMap fio's random map (default): each pass over the region uses every block once; false = norandommap
  * @param jitWarmupNanos how long each job runs its engine, unmeasured, before the run (0 = not at all)
  * @param givenOptions the options as typed, for fio's "job options" in the JSON output
  */
@@ -47,6 +48,7 @@ public record JobSpec(
         boolean fixedBufs,
         boolean registerFiles,
         boolean latPercentiles,
+        boolean randomMap,
         long jitWarmupNanos,
         Map<String, String> givenOptions) {
 
@@ -59,7 +61,7 @@ public record JobSpec(
     JobSpec forJitWarmup(long nanos) {
         return new JobSpec(name, filename, directory, size, rw, rwmixread, bs, iodepth, requestedIodepth, batchSubmit,
                 batchCompleteMin, batchCompleteMax, nanos, true, 0L, direct, numjobs, fsync, invalidate, warm,
-                ioengine, fixedBufs, registerFiles, latPercentiles, 0L, givenOptions);
+                ioengine, fixedBufs, registerFiles, latPercentiles, randomMap, 0L, givenOptions);
     }
 
     /** The whole planned duration, ramp included, or 0 when bounded by size only. */

@@ -30,6 +30,32 @@ class IoPatternTest {
     }
 
     @Test
+    void byDefaultEachPassUsesEveryBlockOnceAsFiosRandomMap() {
+        IoPattern p = new IoPattern(spec("--size=64k", "--bs=4k"), 0);
+        for (int pass = 0; pass < 3; pass++) {
+            boolean[] seen = new boolean[16];
+            for (int i = 0; i < 16; i++) {
+                int block = (int) (p.nextOffset(Ddir.READ) / 4096);
+                assertTrue(!seen[block], "block " + block + " twice in pass " + pass);
+                seen[block] = true;
+            }
+        }
+    }
+
+    @Test
+    void norandommapLetsBlocksRepeatWithinAPass() {
+        IoPattern p = new IoPattern(spec("--size=64k", "--bs=4k", "--norandommap"), 0);
+        boolean[] seen = new boolean[16];
+        boolean repeated = false;
+        for (int i = 0; i < 16; i++) {
+            int block = (int) (p.nextOffset(Ddir.READ) / 4096);
+            repeated |= seen[block];
+            seen[block] = true;
+        }
+        assertTrue(repeated, "16 uniform draws over 16 blocks repeat one (this seed does)");
+    }
+
+    @Test
     void sequentialOffsetsWrapAtTheEndOfTheRegion() {
         IoPattern p = new IoPattern(spec("--rw=read", "--size=10k", "--bs=4k"), 0);
         assertEquals(0, p.nextOffset(Ddir.READ));
