@@ -183,6 +183,20 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * TIMEOUT_REMOVE that updates instead of removing (liburing's io_uring_prep_timeout_update):
+     * the TIMEOUT with {@code targetUserData} (with {@code Timeout.LINK_TIMEOUT_UPDATE}: the
+     * armed LINK_TIMEOUT) now expires after {@code nanos} (absolute with {@code Timeout.ABS}).
+     * {@code Timeout.UPDATE} is always added, as liburing does.
+     */
+    public Sqe prepTimeoutUpdate(long targetUserData, long nanos, int timeoutFlags) {
+        rw(Opcode.TIMEOUT_REMOVE, -1, null, 0, 0);
+        addr2 = targetUserData;
+        addr3 = nanos;
+        opFlags = timeoutFlags | Timeout.UPDATE;
+        return this;
+    }
+
     public Sqe prepLinkTimeout(long nanos, int timeoutFlags) {
         rw(Opcode.LINK_TIMEOUT, -1, null, 1, 0);
         opFlags = timeoutFlags;

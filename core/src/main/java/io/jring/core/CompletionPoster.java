@@ -55,13 +55,24 @@ final class CompletionPoster {
         }
     }
 
+    /**
+     * A negative result that is no failure (a TIMEOUT's -ETIME with ETIME_SUCCESS): like a
+     * success, CQE_SKIP_SUCCESS holds and a chain after it goes on.
+     */
+    void postAndFreeSucceeded(Request req, int res) {
+        postAndFreeSide(req, res, 0, req.failed);
+    }
+
     /** {@link #postAndFree} of a request with side state: its buffer, failure mark and chain. */
     private void postAndFreeSide(Request req, int res, int cflags) {
+        postAndFreeSide(req, res, cflags, res < 0 || req.failed);
+    }
+
+    private void postAndFreeSide(Request req, int res, int cflags, boolean failed) {
         if (req.selectedBid >= 0) {
             cflags |= ring.buffers.complete(req, res);
         }
-        boolean failed = res < 0 || req.failed;
-        if (res < 0) {
+        if (res < 0 && failed) {
             failedEvent(req, res, takeReason(req));
         }
         if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {

@@ -486,8 +486,19 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         timeouts.arm(req, nanos, count, flags);
     }
 
-    public int removeTimeout(long userData) {
-        return timeouts.remove(userData);
+    /**
+     * TIMEOUT_REMOVE: removes the TIMEOUT with {@code userData}, or with {@code Timeout.UPDATE}
+     * moves its expiry (with LINK_TIMEOUT_UPDATE too: an armed LINK_TIMEOUT's) to {@code nanos}.
+     * As in Linux, LINK_TIMEOUT_UPDATE without UPDATE is a plain removal.
+     */
+    public int removeTimeout(long userData, int flags, long nanos) {
+        if ((flags & io.jring.Timeout.UPDATE) == 0) {
+            return timeouts.remove(userData);
+        }
+        if ((flags & io.jring.Timeout.LINK_TIMEOUT_UPDATE) != 0) {
+            return timeouts.updateLink(userData, nanos, flags);
+        }
+        return timeouts.update(userData, nanos, flags);
     }
 
     /**

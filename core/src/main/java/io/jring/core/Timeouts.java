@@ -1,5 +1,6 @@
 package io.jring.core;
 
+import io.jring.CqeFlags;
 import io.jring.Errno;
 import io.jring.Opcode;
 import io.jring.Timeout;
@@ -7,7 +8,12 @@ import io.jring.Timeout;
 /**
  * TIMEOUT, TIMEOUT_REMOVE and LINK_TIMEOUT (the kernel's timeout.c). A TIMEOUT completes
  * with -ETIME when its timer expires, or with 0 once {@code count} CQEs were posted after it
- * was issued (count 0: a pure timer). The CQE count is Linux's: every CQE posted, except
+ * was issued (count 0: a pure timer). With {@code Timeout.MULTISHOT} it fires every interval
+ * instead, posting -ETIME with MORE and re-arming, {@code count} times (0: until removed),
+ * the last CQE without MORE; with {@code Timeout.ETIME_SUCCESS} its -ETIME is no failure
+ * (a chain after it goes on). TIMEOUT_REMOVE with {@code Timeout.UPDATE} moves a TIMEOUT's
+ * expiry (it stops counting CQEs, as Linux's), with {@code Timeout.LINK_TIMEOUT_UPDATE} too
+ * an armed LINK_TIMEOUT's. The CQE count is Linux's: every CQE posted, except
  * those of timeouts that expired. A LINK_TIMEOUT guards the request before it in a chain:
  * its timer starts when that request is issued; on expiry the request is cancelled and the
  * timeout completes -ETIME (or with the cancel's error), and if the request completes first
@@ -34,20 +40,51 @@ final class Timeouts {
         this.ring = ring;
     }
 
-    /** Issue of a TIMEOUT: {@code nanos} (relative or {@link Timeout#ABS}), {@code count} CQEs. */
+    /**
+     * Issue of a TIMEOUT: {@code nanos} (relative, or absolute with {@link Timeout#ABS}),
+     * {@code count} CQEs (with {@link Timeout#MULTISHOT}: the number of expiries, kept in
+     * {@code req.off}).
+     */
     void arm(Request req, long nanos, int count, int flags) {
         append(req);
+        boolean counts = count != 0 && (flags & Timeout.MULTISHOT) == 0;
         long base = batchBase >= 0 ? batchBase : seq;
-        req.targetSeq = count > 0 ? base + (count & 0xFFFFFFFFL) : -1;
-        if (count > 0) {
+        req.targetSeq = counts ? base + (count & 0xFFFFFFFFL) : -1;
+        if (counts) {
             counting++;
         }
-        ring.timers().arm(req, Timers.deadlineOf(nanos, (flags & Timeout.ABS) != 0));
+        ring.timers().arm(req, Timers.deadlineOf(nanos, flags));
     }
 
     /** A chain's request was issued: start the timer of the LINK_TIMEOUT that guards it. */
     void armLink(Request lt) {
-        ring.timers().arm(lt, Timers.deadlineOf(lt.addr2, (lt.opFlags & Timeout.ABS) != 0));
+        ring.timers().arm(lt, Timers.deadlineOf(lt.addr2, lt.opFlags));
+    }
+
+    /**
+     * TIMEOUT_REMOVE with {@link Timeout#UPDATE}: the TIMEOUT with {@code userData} expires
+     * at {@code nanos} ({@link Timeout#ABS} in {@code flags}: absolute, on that timeout's own
+     * clock) and no longer counts CQEs. 0, -ENOENT, or -EALREADY if it is expiring.
+     */
+    int update(long userData, long nanos, int flags) {
+        for (Request r = head; r != null; r = r.timeoutNext) {
+            if (r.userData == userData) {
+                if (!ring.timers().cancel(r)) {
+                    return -Errno.EALREADY;
+                }
+                remove(r);
+                append(r);   // Linux re-adds it at the tail
+                int clock = r.opFlags & (Timeout.BOOTTIME | Timeout.REALTIME);
+                ring.timers().arm(r, Timers.deadlineOf(nanos, clock | (flags & Timeout.ABS)));
+                return 0;
+            }
+        }
+        return -Errno.ENOENT;
+    }
+
+    /** TIMEOUT_REMOVE with {@link Timeout#LINK_TIMEOUT_UPDATE}: see {@link Timers#rearmLinkTimeout}. */
+    int updateLink(long userData, long nanos, int flags) {
+        return ring.timers().rearmLinkTimeout(userData, nanos, flags);
     }
 
     /** Every posted CQE: counts it, and completes TIMEOUTs whose count is reached. */
@@ -140,12 +177,35 @@ final class Timeouts {
             linkFired(req, cancel);
             return;
         }
-        remove(req);
         boolean cancelled = cancel || ring.isClosing();
-        if (!cancelled) {
+        if (!cancelled && (req.opFlags & Timeout.MULTISHOT) != 0 && !lastExpiry(req)) {
             seq--;   // an expired timeout's CQE does not count (Linux's cq_timeouts)
+            ring.poster.post(req.userData, -Errno.ETIME, CqeFlags.MORE);
+            ring.timers().arm(req, Timers.deadlineOf(req.addr2, 0));
+            return;
         }
-        ring.poster.postAndFree(req, cancelled ? -Errno.ECANCELED : -Errno.ETIME, 0);
+        remove(req);
+        if (cancelled) {
+            ring.poster.postAndFree(req, -Errno.ECANCELED, 0);
+            return;
+        }
+        seq--;
+        if ((req.opFlags & Timeout.ETIME_SUCCESS) != 0) {
+            ring.poster.postAndFreeSucceeded(req, -Errno.ETIME);
+        } else {
+            ring.poster.postAndFree(req, -Errno.ETIME, 0);
+        }
+    }
+
+    /**
+     * A MULTISHOT timeout expired: true if that was its last expiry (Linux's
+     * io_timeout_finish: a count of 0 repeats until removed); counts the expiry down.
+     */
+    private static boolean lastExpiry(Request req) {
+        if (req.off == 0) {
+            return false;
+        }
+        return --req.off == 0;
     }
 
     /**

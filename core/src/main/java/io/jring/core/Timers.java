@@ -1,5 +1,9 @@
 package io.jring.core;
 
+import io.jring.Timeout;
+import io.jring.sys.Clocks;
+import io.jring.sys.SysCallContext;
+
 import java.util.Arrays;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -187,8 +191,48 @@ final class Timers {
         }
     }
 
-    static long deadlineOf(long nanos, boolean absolute) {
-        return absolute ? nanos : System.nanoTime() + Math.max(0, nanos);
+    /**
+     * The {@link System#nanoTime()} deadline of a timeout of {@code nanos} with
+     * {@code Timeout} flags: relative from now, or absolute on CLOCK_MONOTONIC (nanoTime's
+     * clock), CLOCK_BOOTTIME or CLOCK_REALTIME.
+     */
+    static long deadlineOf(long nanos, int flags) {
+        if ((flags & Timeout.ABS) == 0) {
+            return System.nanoTime() + Math.min(Math.max(0, nanos), MAX_RELATIVE_NANOS);
+        }
+        int clock = (flags & Timeout.REALTIME) != 0 ? Clocks.CLOCK_REALTIME
+                : (flags & Timeout.BOOTTIME) != 0 ? Clocks.CLOCK_BOOTTIME : Clocks.CLOCK_MONOTONIC;
+        return Clocks.toNanoTime(SysCallContext.current(), clock, nanos);
+    }
+
+    /** Far enough (146 years) that now + it never wraps, which would fire at once. */
+    private static final long MAX_RELATIVE_NANOS = 1L << 62;
+
+    /**
+     * TIMEOUT_REMOVE with LINK_TIMEOUT_UPDATE: the armed LINK_TIMEOUT with {@code userData}
+     * expires at {@code nanos} instead (relative, or absolute with ABS in {@code flags} on the
+     * LINK_TIMEOUT's own clock; its timer restarts). 0, or -ENOENT if none is armed
+     * (its target was not issued yet, or it fired).
+     */
+    int rearmLinkTimeout(long userData, long nanos, int flags) {
+        lock.lock();
+        try {
+            for (int i = 0; i < size; i++) {
+                Request r = heap[i];
+                if (r.opcode == io.jring.Opcode.LINK_TIMEOUT && r.userData == userData) {
+                    removeAt(i);
+                    r.deadline = deadlineOf(nanos, (r.opFlags & (Timeout.BOOTTIME | Timeout.REALTIME)) | (flags & Timeout.ABS));
+                    heap[size] = r;
+                    r.heapIndex = size;
+                    siftUp(size++);
+                    changed.signal();
+                    return 0;
+                }
+            }
+            return -io.jring.Errno.ENOENT;
+        } finally {
+            lock.unlock();
+        }
     }
 
 }

@@ -9,7 +9,9 @@ import io.jring.core.Request;
 
 /**
  * TIMEOUT, TIMEOUT_REMOVE and LINK_TIMEOUT: the SQE fields as liburing fills them (the time
- * in addr2 here, since jring's SQE carries it by value; count in off; flags in opFlags).
+ * in addr2 here, since jring's SQE carries it by value; count in off; flags in opFlags; a
+ * TIMEOUT_REMOVE names its target in addr2 and, updating, the new time in addr3). The flag
+ * checks are Linux's (__io_timeout_prep, io_timeout_remove_prep).
  * The work is the ring's ({@code Timeouts}); these only validate and hand over. They run
  * inline under the posting right.
  */
@@ -28,9 +30,12 @@ final class TimeoutOp extends OpDef {
             return -Errno.EINVAL;
         }
         if (opcode == Opcode.TIMEOUT_REMOVE) {
-            return req.opFlags != 0 || req.len != 0 ? -Errno.EINVAL : 0;
+            return prepRemove(req);
         }
-        if (req.len != 1 || (req.opFlags & ~Timeout.ABS) != 0 || req.addr2 < 0) {
+        int flags = req.opFlags;
+        if (req.len != 1 || (flags & ~ARM_FLAGS) != 0 || Integer.bitCount(flags & CLOCKS) > 1
+                || (flags & (Timeout.MULTISHOT | Timeout.ABS)) == (Timeout.MULTISHOT | Timeout.ABS)
+                || req.addr2 < 0) {
             return -Errno.EINVAL;
         }
         if (opcode == Opcode.LINK_TIMEOUT) {
@@ -42,6 +47,22 @@ final class TimeoutOp extends OpDef {
         return req.off < 0 || req.off > 0xFFFFFFFFL ? -Errno.EINVAL : 0;
     }
 
+    private static final int CLOCKS = Timeout.BOOTTIME | Timeout.REALTIME;
+    private static final int ARM_FLAGS = Timeout.ABS | CLOCKS | Timeout.ETIME_SUCCESS | Timeout.MULTISHOT;
+    private static final int UPDATES = Timeout.UPDATE | Timeout.LINK_TIMEOUT_UPDATE;
+
+    /** Removal takes no flags; an update takes UPDATE or LINK_TIMEOUT_UPDATE, and ABS. */
+    private static int prepRemove(Request req) {
+        int flags = req.opFlags;
+        if (req.len != 0) {
+            return -Errno.EINVAL;
+        }
+        if ((flags & UPDATES) == 0) {
+            return flags != 0 || req.addr3 != 0 ? -Errno.EINVAL : 0;
+        }
+        return (flags & ~(UPDATES | Timeout.ABS)) != 0 || req.addr3 < 0 ? -Errno.EINVAL : 0;
+    }
+
     @Override
     public int issue(Request req, boolean nonBlocking) {
         switch (opcode) {
@@ -50,7 +71,7 @@ final class TimeoutOp extends OpDef {
                 return ISSUE_QUEUED;
             }
             case Opcode.TIMEOUT_REMOVE -> {
-                return req.ring.removeTimeout(req.addr2);
+                return req.ring.removeTimeout(req.addr2, req.opFlags, req.addr3);
             }
             default -> {
                 return -Errno.EINVAL;   // a LINK_TIMEOUT runs with its target, never on its own

@@ -126,6 +126,12 @@ final class JringRing implements RingDriver {
         }
 
         @Override
+        public SqeWriter prepTimeoutUpdate(long targetUserData, long nanos, int timeoutFlags) {
+            sqe.prepTimeoutUpdate(targetUserData, nanos, timeoutFlags);
+            return this;
+        }
+
+        @Override
         public SqeWriter prepLinkTimeout(long nanos, int timeoutFlags) {
             sqe.prepLinkTimeout(nanos, timeoutFlags);
             return this;

@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import io.jring.Cancel;
 import io.jring.Opcode;
+import io.jring.Timeout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -155,6 +156,14 @@ public final class KernelSqe implements SqeWriter {
     @Override
     public KernelSqe prepTimeoutRemove(long targetUserData) {
         return rw(Opcode.TIMEOUT_REMOVE, -1, targetUserData, 0, 0);
+    }
+
+    @Override
+    public KernelSqe prepTimeoutUpdate(long targetUserData, long nanos, int timeoutFlags) {
+        // liburing's io_uring_prep_timeout_update: target in addr, the timespec in addr2 (= off).
+        rw(Opcode.TIMEOUT_REMOVE, -1, targetUserData, 0, timespec(nanos));
+        slot.set(JAVA_INT, OP_FLAGS, timeoutFlags | Timeout.UPDATE);
+        return this;
     }
 
     @Override

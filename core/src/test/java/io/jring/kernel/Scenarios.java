@@ -18,6 +18,7 @@ import static io.jring.kernel.SqeSpec.readv;
 import static io.jring.kernel.SqeSpec.removeBuffers;
 import static io.jring.kernel.SqeSpec.timeout;
 import static io.jring.kernel.SqeSpec.timeoutRemove;
+import static io.jring.kernel.SqeSpec.timeoutUpdate;
 import static io.jring.kernel.SqeSpec.write;
 import static io.jring.kernel.SqeSpec.writev;
 
@@ -61,6 +62,7 @@ public final class Scenarios {
         addSkipThenDrain(all);
         addTimeouts(all);
         addLinkTimeouts(all);
+        addTimeoutFlags(all);
         addCancel(all);
         addMoreCancel(all);
         addPoll(all);
@@ -335,6 +337,81 @@ public final class Scenarios {
                 .submit(timeoutRemove(1).ud(3))
                 .expect(cqe(2, ENOENT))
                 .expectAnyOrder(cqe(1, ECANCELED), cqe(3, 0))
+                .build());
+    }
+
+    /** The timeout flags beyond ABS (Linux's timeout.c): clocks, ETIME_SUCCESS, MULTISHOT, updates. */
+    private static void addTimeoutFlags(List<Scenario> all) {
+        all.add(Scenario.named("timeout flags: a relative CLOCK_BOOTTIME timeout expires", "timeout.c")
+                .submit(timeout(20 * MS, 0, Timeout.BOOTTIME).ud(1))
+                .expect(cqe(1, ETIME))
+                .build());
+        all.add(Scenario.named("timeout flags: an absolute CLOCK_REALTIME deadline 20 ms ahead", "timeout.c")
+                .submit(timeout(20 * MS, 0, Timeout.REALTIME | Timeout.ABS).ud(1))
+                .quiet()
+                .expect(cqe(1, ETIME))
+                .build());
+        all.add(Scenario.named("timeout flags: an absolute CLOCK_REALTIME deadline in the past", "timeout.c")
+                .submit(timeout(-1000 * MS, 0, Timeout.REALTIME | Timeout.ABS).ud(1))
+                .expect(cqe(1, ETIME))
+                .build());
+        all.add(Scenario.named("timeout flags: an absolute CLOCK_BOOTTIME deadline", "timeout.c")
+                .submit(timeout(20 * MS, 0, Timeout.BOOTTIME | Timeout.ABS).ud(1))
+                .expect(cqe(1, ETIME))
+                .build());
+        all.add(Scenario.named("timeout flags: two clocks, MULTISHOT with ABS, an unknown flag are -EINVAL", "timeout.c")
+                .submit(timeout(MS, 0, Timeout.BOOTTIME | Timeout.REALTIME).ud(1))
+                .submit(timeout(MS, 0, Timeout.MULTISHOT | Timeout.ABS).ud(2))
+                .submit(timeout(MS, 0, 1 << 7).ud(3))
+                .expect(cqe(1, EINVAL), cqe(2, EINVAL), cqe(3, EINVAL))
+                .build());
+        all.add(Scenario.named("timeout flags: with ETIME_SUCCESS expiry does not fail the link", "timeout.c")
+                .submit(timeout(10 * MS, 0, Timeout.ETIME_SUCCESS).ud(1).link(), nop().ud(2))
+                .expect(cqe(1, ETIME), cqe(2, 0))
+                .build());
+        all.add(Scenario.named("timeout flags: with ETIME_SUCCESS, CQE_SKIP_SUCCESS skips the -ETIME", "timeout.c")
+                .submit(timeout(10 * MS, 0, Timeout.ETIME_SUCCESS).ud(1).skip())
+                .quiet()
+                .submit(nop().ud(2))
+                .expect(cqe(2, 0))
+                .build());
+        all.add(Scenario.named("timeout flags: MULTISHOT with count 3 fires three times, the last without MORE", "timeout.c")
+                .submit(timeout(10 * MS, 3, Timeout.MULTISHOT).ud(1))
+                .expect(cqe(1, ETIME, MORE), cqe(1, ETIME, MORE), cqe(1, ETIME))
+                .build());
+        all.add(Scenario.named("timeout flags: a MULTISHOT count is expiries, not completions", "timeout.c")
+                .submit(timeout(20 * MS, 2, Timeout.MULTISHOT).ud(1))
+                .submit(nop().ud(2))
+                .submit(nop().ud(3))
+                .expect(cqe(2, 0), cqe(3, 0), cqe(1, ETIME, MORE), cqe(1, ETIME))
+                .build());
+        all.add(Scenario.named("timeout flags: removing an endless MULTISHOT ends it with -ECANCELED", "timeout.c")
+                .submit(timeout(NEVER, 0, Timeout.MULTISHOT).ud(1))
+                .submit(timeoutRemove(1).ud(2))
+                .expect(cqe(2, 0), cqe(1, ECANCELED))
+                .build());
+        all.add(Scenario.named("timeout flags: UPDATE moves the expiry and stops the count", "timeout.c")
+                .submit(timeout(NEVER, 1, 0).ud(1))
+                .submit(timeoutUpdate(1, 20 * MS, 0).ud(2))
+                .submit(nop().ud(3))
+                .expect(cqe(2, 0), cqe(3, 0), cqe(1, ETIME))
+                .build());
+        all.add(Scenario.named("timeout flags: UPDATE to an absolute time in the past expires at once", "timeout.c")
+                .submit(timeout(NEVER, 0, 0).ud(1))
+                .submit(timeoutUpdate(1, -1000 * MS, Timeout.ABS).ud(2))
+                .expect(cqe(2, 0), cqe(1, ETIME))
+                .build());
+        all.add(Scenario.named("timeout flags: UPDATE of no timeout is -ENOENT, with a clock flag -EINVAL", "timeout.c")
+                .submit(timeoutUpdate(99, 10 * MS, 0).ud(1))
+                .submit(timeoutUpdate(99, 10 * MS, Timeout.BOOTTIME).ud(2))
+                .expect(cqe(1, ENOENT), cqe(2, EINVAL))
+                .build());
+        all.add(Scenario.named("timeout flags: LINK_TIMEOUT_UPDATE shortens an armed link timeout", "link-timeout.c")
+                .submit(read("p0.r", 8, -1).ud(1).link(), linkTimeout(NEVER, 0).ud(2))
+                .quiet()
+                .submit(timeoutUpdate(2, 20 * MS, Timeout.LINK_TIMEOUT_UPDATE).ud(3))
+                .expect(cqe(3, 0))
+                .expectAnyOrder(cqe(1, ECANCELED), cqe(2, ETIME))
                 .build());
     }
 

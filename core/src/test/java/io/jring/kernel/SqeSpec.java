@@ -2,6 +2,8 @@ package io.jring.kernel;
 
 import io.jring.SqeFlags;
 import io.jring.Timeout;
+import io.jring.sys.Clocks;
+import io.jring.sys.SysCallContext;
 
 /**
  * One SQE of a {@link Scenario}, as data: the operation, symbolic descriptors and buffers
@@ -18,7 +20,7 @@ import io.jring.Timeout;
 public final class SqeSpec {
     enum Kind {
         NOP, READ, WRITE, READV, WRITEV, READ_SELECT, FSYNC, POLL_ADD, POLL_MULTISHOT, POLL_REMOVE, TIMEOUT,
-        TIMEOUT_REMOVE, LINK_TIMEOUT, CANCEL, CANCEL_FD, PROVIDE_BUFFERS, REMOVE_BUFFERS, RECV, SEND, RAW_OPCODE
+        TIMEOUT_REMOVE, TIMEOUT_UPDATE, LINK_TIMEOUT, CANCEL, CANCEL_FD, PROVIDE_BUFFERS, REMOVE_BUFFERS, RECV, SEND, RAW_OPCODE
     }
 
     /** A descriptor number no process has (above any RLIMIT_NOFILE): -EBADF at issue. */
@@ -130,6 +132,11 @@ public final class SqeSpec {
         return of(Kind.TIMEOUT_REMOVE).withArgs(0, 0, 0, targetUserData, 0, 0);
     }
 
+    /** TIMEOUT_REMOVE with UPDATE (or LINK_TIMEOUT_UPDATE in {@code timeoutFlags}): {@code target} now expires after {@code nanos}. */
+    public static SqeSpec timeoutUpdate(long targetUserData, long nanos, int timeoutFlags) {
+        return of(Kind.TIMEOUT_UPDATE).withArgs(nanos, 0, timeoutFlags, targetUserData, 0, 0);
+    }
+
     public static SqeSpec linkTimeout(long nanos, int timeoutFlags) {
         return of(Kind.LINK_TIMEOUT).withArgs(nanos, 0, timeoutFlags, 0, 0, 0);
     }
@@ -220,6 +227,7 @@ public final class SqeSpec {
             case POLL_REMOVE -> sqe.prepPollRemove(target);
             case TIMEOUT -> sqe.prepTimeout(deadline(), count, opFlags);
             case TIMEOUT_REMOVE -> sqe.prepTimeoutRemove(target);
+            case TIMEOUT_UPDATE -> sqe.prepTimeoutUpdate(target, deadline(), opFlags);
             case LINK_TIMEOUT -> sqe.prepLinkTimeout(deadline(), opFlags);
             case CANCEL -> sqe.prepCancel(target, opFlags);
             case CANCEL_FD -> sqe.prepCancelFd(env.fd(fd), opFlags);
@@ -232,8 +240,15 @@ public final class SqeSpec {
         sqe.userData(userData).flags(sqeFlags);
     }
 
+    /** The time field: {@code nanos} from now on the chosen clock when absolute, else {@code nanos}. */
     private long deadline() {
-        return (opFlags & Timeout.ABS) != 0 ? System.nanoTime() + nanos : nanos;
+        if ((opFlags & Timeout.ABS) == 0) {
+            return nanos;
+        }
+        int clock = (opFlags & Timeout.REALTIME) != 0 ? Clocks.CLOCK_REALTIME
+                : (opFlags & Timeout.BOOTTIME) != 0 ? Clocks.CLOCK_BOOTTIME : Clocks.CLOCK_MONOTONIC;
+        long now = clock == Clocks.CLOCK_MONOTONIC ? System.nanoTime() : Clocks.now(SysCallContext.current(), clock);
+        return now + nanos;
     }
 
     @Override
@@ -249,6 +264,7 @@ public final class SqeSpec {
             case FSYNC, CANCEL_FD -> s.append(fd);
             case POLL_ADD, POLL_MULTISHOT -> s.append(fd).append(", 0x").append(Integer.toHexString(opFlags));
             case POLL_REMOVE, TIMEOUT_REMOVE -> s.append(target);
+            case TIMEOUT_UPDATE -> s.append(target).append(", ").append(nanos / 1_000_000).append("ms");
             case TIMEOUT -> s.append(nanos / 1_000_000).append("ms, count ").append(count);
             case LINK_TIMEOUT -> s.append(nanos / 1_000_000).append("ms");
             case CANCEL -> s.append(target);
@@ -257,7 +273,8 @@ public final class SqeSpec {
             case REMOVE_BUFFERS -> s.append(count).append(", group ").append(group);
             default -> { }
         }
-        if ((kind == Kind.TIMEOUT || kind == Kind.LINK_TIMEOUT || kind == Kind.CANCEL || kind == Kind.CANCEL_FD)
+        if ((kind == Kind.TIMEOUT || kind == Kind.LINK_TIMEOUT || kind == Kind.TIMEOUT_UPDATE || kind == Kind.CANCEL
+                || kind == Kind.CANCEL_FD)
                 && opFlags != 0) {
             s.append(", flags 0x").append(Integer.toHexString(opFlags));
         }

@@ -34,6 +34,8 @@ public interface SqeWriter {
 
     SqeWriter prepLinkTimeout(long nanos, int timeoutFlags);
 
+    SqeWriter prepTimeoutUpdate(long targetUserData, long nanos, int timeoutFlags);
+
     SqeWriter prepCancel(long targetUserData, int cancelFlags);
 
     SqeWriter prepCancelFd(int fd, int cancelFlags);
