@@ -30,6 +30,15 @@ final class LinkChains {
         }
     };
 
+    /**
+     * Task work: the members after the head of a chain that failed while it was assembled
+     * complete (their own error, else -ECANCELED), after whatever the submit call posted
+     * meanwhile, as Linux's io_fail_links does through task work. The _QUIET variant skips
+     * their CQEs (the head carried CQE_SKIP_SUCCESS).
+     */
+    static final TaskWorkFunc FAIL_LINKED = (req, cancel) -> req.ring.links.cancelChain(req, false);
+    static final TaskWorkFunc FAIL_LINKED_QUIET = (req, cancel) -> req.ring.links.cancelChain(req, true);
+
     private final RingContext ring;
     private Request head;
     private Request tail;
@@ -122,13 +131,21 @@ final class LinkChains {
         }
     }
 
-    /** A chain that failed while assembled: the head posts its error, the rest theirs or -ECANCELED. */
+    /**
+     * A chain that failed while assembled: the head posts its error now, the rest theirs or
+     * -ECANCELED from task work (checked on 6.18: a later SQE of the same submit that
+     * completes inline posts before them).
+     */
     private void failChain(Request h) {
         Request next = h.link;
         h.link = null;
         boolean skip = (h.flags & SqeFlags.CQE_SKIP_SUCCESS) != 0;
         ring.poster.postAndFree(h, h.res, 0);
-        cancelChain(next, skip);
+        if (next != null) {
+            next.taskFunc = skip ? FAIL_LINKED_QUIET : FAIL_LINKED;
+            next.setCompletionWork(false);
+            ring.issuer.queueTaskWork(next, false);
+        }
     }
 
     /**

@@ -94,6 +94,10 @@ public final class Scenarios {
     }
 
     private static void addLink(List<Scenario> all) {
+        all.add(Scenario.named("link: a member failing before issue posts the head now, the rest after later SQEs", "link.c")
+                .submitExpecting(4, nop().ud(1).link(), rawOpcode(BAD_OPCODE).ud(2).link(), nop().ud(3), nop().ud(4))
+                .expect(cqe(1, ECANCELED), cqe(4, 0), cqe(2, EINVAL), cqe(3, ECANCELED))
+                .build());
         all.add(Scenario.named("link: a chain of three NOPs runs in order", "link.c")
                 .submit(nop().ud(1).link(), nop().ud(2).link(), nop().ud(3))
                 .expect(cqe(1, 0), cqe(2, 0), cqe(3, 0))
