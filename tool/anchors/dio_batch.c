@@ -60,5 +60,7 @@ int main(int argc, char **argv) {
         }
     }
     double el = now() - t0; printf("mode %d: %.1fK IOPS waits %ld hist:", mode, n / el / 1e3, waits);
-    for (int i = 0; i < D+2; i++) printf(" %ld", hist[i]); printf("\n"); return 0;
+    for (int i = 0; i < D+2; i++) printf(" %ld", hist[i]);
+    printf("\n");
+    return 0;
 }
