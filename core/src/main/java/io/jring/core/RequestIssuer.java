@@ -79,7 +79,7 @@ final class RequestIssuer {
             return false;
         }
         if ((flags & (LinkChains.LINK_FLAGS | SqeFlags.IO_DRAIN | SqeFlags.ASYNC)) == 0
-                && !links.assembling() && !drain.active() && !def.forceAsync()) {
+                && !links.assembling() && !drain.active() && !def.forceAsync(req)) {
             issueInline(req);   // the common case, kept short so the JIT inlines it into the submit loop
         } else {
             links.submit(req);
@@ -111,7 +111,7 @@ final class RequestIssuer {
             ring.timeouts.armLink(next);
         }
         OpDef def = req.def;
-        if (((req.flags & SqeFlags.ASYNC) != 0 && !def.inlineOnly()) || def.forceAsync()) {
+        if (((req.flags & SqeFlags.ASYNC) != 0 && !def.inlineOnly(req)) || def.forceAsync(req)) {
             punt(req);
         } else {
             issueInline(req);

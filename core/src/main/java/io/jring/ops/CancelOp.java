@@ -45,7 +45,7 @@ final class CancelOp extends OpDef {
     }
 
     @Override
-    public boolean inlineOnly() {
+    public boolean inlineOnly(Request req) {
         return true;
     }
 }

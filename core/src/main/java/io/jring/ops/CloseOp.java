@@ -12,7 +12,7 @@ import io.jring.sys.SysCallContext;
 /** CLOSE of a plain descriptor. Always in io-wq (a final close may flush and block). */
 final class CloseOp extends OpDef {
     @Override
-    public boolean forceAsync() {
+    public boolean forceAsync(Request req) {
         return true;
     }
 

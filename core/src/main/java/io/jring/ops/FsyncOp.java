@@ -11,7 +11,7 @@ import io.jring.sys.SysCallContext;
 /** FSYNC (fsync or, with {@link Fsync#DATASYNC}, fdatasync): always in io-wq, it blocks. */
 final class FsyncOp extends OpDef {
     @Override
-    public boolean forceAsync() {
+    public boolean forceAsync(Request req) {
         return true;
     }
 

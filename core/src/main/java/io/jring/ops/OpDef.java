@@ -22,16 +22,20 @@ public abstract class OpDef {
         return true;
     }
 
-    /** Always runs in io-wq, never inline (fsync, openat, close: they may block). */
-    public boolean forceAsync() {
+    /**
+     * This (prepared) request always runs in io-wq, never inline (fsync, openat, close of a
+     * descriptor: they may block).
+     */
+    public boolean forceAsync(Request req) {
         return false;
     }
 
     /**
      * Must run inline under the posting right even with {@code SqeFlags.ASYNC}: it changes
-     * ring state (provided buffers, armed polls) that workers may not touch.
+     * ring state (provided buffers, armed polls, fixed-file slots) that workers may not
+     * touch. Asked of the prepared request.
      */
-    public boolean inlineOnly() {
+    public boolean inlineOnly(Request req) {
         return false;
     }
 

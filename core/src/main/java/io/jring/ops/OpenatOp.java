@@ -14,7 +14,7 @@ final class OpenatOp extends OpDef {
     private static final int O_LARGEFILE = "aarch64".equals(System.getProperty("os.arch")) ? 0400000 : 0100000;
 
     @Override
-    public boolean forceAsync() {
+    public boolean forceAsync(Request req) {
         return true;
     }
 

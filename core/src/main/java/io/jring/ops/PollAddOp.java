@@ -75,7 +75,7 @@ final class PollAddOp extends OpDef {
     }
 
     @Override
-    public boolean inlineOnly() {
+    public boolean inlineOnly(Request req) {
         return true;
     }
 }

@@ -25,7 +25,7 @@ final class PollRemoveOp extends OpDef {
     }
 
     @Override
-    public boolean inlineOnly() {
+    public boolean inlineOnly(Request req) {
         return true;
     }
 }

@@ -57,7 +57,7 @@ final class ProvideBuffersOp extends OpDef {
     }
 
     @Override
-    public boolean inlineOnly() {
+    public boolean inlineOnly(Request req) {
         return true;
     }
 }

@@ -80,7 +80,7 @@ final class TimeoutOp extends OpDef {
     }
 
     @Override
-    public boolean inlineOnly() {
+    public boolean inlineOnly(Request req) {
         return true;
     }
 }
