@@ -16,7 +16,19 @@ import io.jring.sys.SysCallContext;
  * submitter under the same right: plain fields.
  */
 final class FileTable {
+    /** {@code IORING_FILE_INDEX_ALLOC}: an SQE's file index asking for any free slot. */
+    static final int INDEX_ALLOC = 0xFFFFFFFF;
+    /** {@code IORING_REGISTER_FILES_SKIP}: an update entry that leaves its slot as it is. */
+    static final int FILES_SKIP = -2;
+
     private int[] fds;
+
+    /**
+     * Where the search for a free slot starts (Linux's {@code file_table.alloc_hint}): one
+     * past the slot last filled, or the slot last emptied; 0 after registration. Replacing
+     * an occupied slot leaves it. Posting right, like the table.
+     */
+    private int allocHint;
 
     boolean isRegistered() {
         return fds != null;
@@ -47,6 +59,7 @@ final class FileTable {
             copy[i] = d;
         }
         fds = copy;
+        allocHint = 0;
     }
 
     /** A private duplicate of {@code fd} (-1 stays -1), or a value < -1 (-errno) on failure. */
@@ -133,9 +146,27 @@ final class FileTable {
             }
         }
         for (int i = 0; i < files.length; i++) {
-            closeDup(fds[offset + i]);
-            fds[offset + i] = dups[i];
+            int slot = offset + i;
+            if (fds[slot] >= 0) {
+                empty(slot);
+            }
+            if (dups[i] >= 0) {
+                fill(slot, dups[i]);
+            }
         }
+    }
+
+    /** An empty slot gets descriptor {@code fd}, the table's own. */
+    private void fill(int slot, int fd) {
+        fds[slot] = fd;
+        allocHint = slot + 1;
+    }
+
+    /** An occupied slot's descriptor is closed (once no request uses it) and the slot is free. */
+    private void empty(int slot) {
+        closeDup(fds[slot]);
+        fds[slot] = -1;
+        allocHint = slot;
     }
 
     void unregister() {
@@ -164,24 +195,103 @@ final class FileTable {
     }
 
     /**
-     * Installs a duplicate of a descriptor into a slot (MSG_RING SEND_FD), replacing what was
-     * there. 0, or as Linux's io_install_fixed_file: -ENXIO without a table, -EINVAL for a
-     * slot out of range.
+     * Installs a duplicate of a descriptor into slot {@code index} (MSG_RING SEND_FD),
+     * replacing what was there. 0, or as {@link #installOwned}.
      */
     int install(int index, int fd) {
-        int[] t = fds;
-        if (t == null) {
+        if (fds == null) {
             return -Errno.ENXIO;
         }
-        if (index < 0 || index >= t.length) {
+        if (index < 0 || index >= fds.length) {
             return -Errno.EINVAL;
         }
         int d = dup(fd);
         if (d < 0) {
             return -Errno.EBADF;
         }
-        closeDup(t[index]);
-        t[index] = d;
+        return installOwned(index + 1, d);
+    }
+
+    /**
+     * Installs descriptor {@code fd} into a slot, as Linux's __io_fixed_fd_install:
+     * {@code fileIndex} is the SQE's file index, slot + 1 (replacing what the slot held), or
+     * {@link #INDEX_ALLOC} for the first free slot from the allocation hint, wrapping once.
+     * The table takes {@code fd} in every case: it is the slot's now, or closed on failure.
+     * Returns 0 (the slot for INDEX_ALLOC), or -ENXIO without a table (-ENFILE for
+     * INDEX_ALLOC), -EINVAL for a slot out of range, -ENFILE when no slot is free.
+     */
+    int installOwned(int fileIndex, int fd) {
+        int r = installSlot(fileIndex, fd);
+        if (r < 0) {
+            closeNow(fd);
+        }
+        return r;
+    }
+
+    private int installSlot(int fileIndex, int fd) {
+        int[] t = fds;
+        if (fileIndex == INDEX_ALLOC) {
+            int slot = freeSlot();
+            if (slot < 0) {
+                return slot;
+            }
+            fill(slot, fd);
+            return slot;
+        }
+        if (t == null) {
+            return -Errno.ENXIO;
+        }
+        int slot = fileIndex - 1;
+        if (slot < 0 || slot >= t.length) {
+            return -Errno.EINVAL;   // file index 0 is no slot, and indexes are unsigned
+        }
+        if (t[slot] >= 0) {
+            closeDup(t[slot]);   // replaced: Linux leaves the hint where it was
+            t[slot] = fd;
+        } else {
+            fill(slot, fd);
+        }
+        return 0;
+    }
+
+    /** Linux's io_file_bitmap_get: the first free slot from the hint, then from 0; -ENFILE if none. */
+    private int freeSlot() {
+        int[] t = fds;
+        if (t == null) {
+            return -Errno.ENFILE;
+        }
+        for (int i = allocHint; i < t.length; i++) {
+            if (t[i] < 0) {
+                return i;
+            }
+        }
+        int end = Math.min(allocHint, t.length);
+        allocHint = 0;
+        for (int i = 0; i < end; i++) {
+            if (t[i] < 0) {
+                return i;
+            }
+        }
+        return -Errno.ENFILE;
+    }
+
+    /**
+     * CLOSE of fixed-file slot {@code offset} (Linux's io_fixed_fd_remove): 0, or -ENXIO
+     * without a table, -EINVAL for a slot out of range, -EBADF for an empty one. A request
+     * still using the slot's file keeps it open until it completes, as in Linux.
+     */
+    int remove(int offset) {
+        int[] t = fds;
+        if (t == null) {
+            return -Errno.ENXIO;
+        }
+        if (offset < 0 || offset >= t.length) {
+            return -Errno.EINVAL;
+        }
+        if (t[offset] < 0) {
+            return -Errno.EBADF;
+        }
+        empty(offset);
         return 0;
     }
 }

@@ -55,6 +55,20 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         DIRECT_COMPLETE.run(req, cancel);
     };
 
+    /**
+     * OPENAT into a fixed-file slot: the descriptor a worker opened ({@code req.res}) goes
+     * into the table here, under the posting right, and the CQE carries the install's result.
+     * A cancelled request closes it instead: no descriptor may outlive its request.
+     */
+    static final TaskWorkFunc INSTALL_OPENED = (req, cancel) -> {
+        if (cancel || req.ring.isClosing()) {
+            FileTable.closeNow(req.res);
+        } else {
+            req.res = req.ring.resources.files.installOwned(req.fileIndex, req.res);
+        }
+        RingContext.COMPLETE.run(req, cancel);
+    };
+
     static final TaskWorkFunc COMPLETE = (req, cancel) ->
             req.ring.poster.postAndFree(req, cancel || req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
 
@@ -827,6 +841,16 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             return;
         }
         reader.catchUp();
+    }
+
+    /**
+     * io-wq worker, OPENAT with a file index: descriptor {@code fd} is handed to the
+     * request's task, which installs it ({@link #INSTALL_OPENED}). Returns
+     * {@link OpDef#ISSUE_QUEUED}: the request completes there.
+     */
+    public int completeOpenDirect(Request req, int fd) {
+        issuer.completeInTask(req, fd, 0, INSTALL_OPENED, true, true);
+        return OpDef.ISSUE_QUEUED;
     }
 
     /** The DirectIo reaper: a device completion, handed to the request's task as completion work. */

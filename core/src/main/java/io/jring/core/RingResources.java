@@ -41,6 +41,11 @@ public final class RingResources {
         return 0;
     }
 
+    /** CLOSE of fixed-file slot {@code offset} (posting right): 0, -ENXIO, -EINVAL or -EBADF. */
+    public int closeFixed(int offset) {
+        return files.remove(offset);
+    }
+
     /** 0 if the range lies in registered buffer {@code index}, else -EFAULT. */
     public int checkFixedBuffer(int index, MemorySegment addr, long len) {
         return buffers.check(index, addr, len);

@@ -9,25 +9,44 @@ import io.jring.sys.DirectFds;
 import io.jring.sys.FsCalls;
 import io.jring.sys.SysCallContext;
 
-/** CLOSE of a plain descriptor. Always in io-wq (a final close may flush and block). */
+/**
+ * CLOSE of a plain descriptor, or of a fixed-file slot when the SQE has a file index (slot
+ * + 1 with fd 0, liburing's io_uring_prep_close_direct). A descriptor is closed in io-wq (a
+ * final close may flush and block); a slot is emptied inline under the posting right, which
+ * owns the table, as Linux's io_close_fixed runs under the ring lock.
+ */
 final class CloseOp extends OpDef {
     @Override
     public boolean forceAsync(Request req) {
-        return true;
+        return req.fileIndex == 0;
+    }
+
+    @Override
+    public boolean inlineOnly(Request req) {
+        return req.fileIndex != 0;
     }
 
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
-        if (req.off != 0 || req.addr != null || req.len != 0 || req.opFlags != 0) {
+        // As Linux's io_close_prep: stray fields are -EINVAL (off and addr2, buf_index and
+        // buf_group share a field there; ioprio is refused by io_init_req for CLOSE), a
+        // FIXED_FILE close -EBADF, a descriptor and a slot at once -EINVAL.
+        if (req.off != 0 || req.addr2 != 0 || req.addr != null || req.arg != null || req.len != 0
+                || req.opFlags != 0 || req.bufIndex != 0 || req.bufGroup != 0 || req.ioprio != 0) {
             return -Errno.EINVAL;
         }
-        // As Linux's io_close_prep: stray fields are -EINVAL, a fixed-file close -EBADF.
-        return (req.flags & SqeFlags.FIXED_FILE) != 0 ? -Errno.EBADF : 0;
+        if ((req.flags & SqeFlags.FIXED_FILE) != 0) {
+            return -Errno.EBADF;
+        }
+        return req.fileIndex != 0 && req.fd != 0 ? -Errno.EINVAL : 0;
     }
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
+        if (req.fileIndex != 0) {
+            return req.ring.resources().closeFixed(req.fileIndex - 1);   // inline: see inlineOnly
+        }
         if (nonBlocking) {
             return -Errno.EAGAIN;
         }

@@ -117,6 +117,24 @@ final class FileOps {
         return Files.readAllBytes(p);
     }
 
+    /** How many of this process's descriptors name file {@code p} (from /proc/self/fd): leak checks. */
+    static int descriptorsOf(Path p) throws IOException {
+        Path real = p.toRealPath();
+        int n = 0;
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    if (Files.readSymbolicLink(fd).equals(real)) {
+                        n++;
+                    }
+                } catch (IOException gone) {
+                    // closed meanwhile (the listing's own descriptor, for one)
+                }
+            }
+        }
+        return n;
+    }
+
     static IoWq ioWq(IoUring ring) {
         return ApiAccess.get().contextOf(ring).ioWq();
     }
