@@ -144,7 +144,12 @@ public final class IoUring implements AutoCloseable {
         ctx.registerFiles(fds);
     }
 
-    /** Replaces {@code fds.length} slots from {@code offset} (-1 clears a slot). */
+    /**
+     * Replaces {@code fds.length} slots from {@code offset}: -1 empties a slot, -2
+     * (IORING_REGISTER_FILES_SKIP) leaves it as it is. As Linux, a bad descriptor stops the
+     * update: the slots before it keep their update and its own slot is left empty; only when
+     * it is the first entry does this throw (EBADF). An empty {@code fds} is EINVAL.
+     */
     public void updateFiles(int offset, int[] fds) {
         ctx.updateFiles(offset, fds);
     }

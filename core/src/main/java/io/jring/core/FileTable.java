@@ -128,32 +128,49 @@ final class FileTable {
         }
     }
 
-    void update(int offset, int[] files) {
+    /**
+     * IORING_REGISTER_FILES_UPDATE: slot {@code offset + i} gets a duplicate of
+     * {@code files[i]}; -1 empties the slot, {@link #FILES_SKIP} leaves it. As Linux's
+     * __io_sqe_files_update, a slot is emptied before its new descriptor is checked, and a
+     * bad descriptor stops the update there: the entries before it stay done (skips count)
+     * and their number is returned; only a failure of the first entry is an error.
+     */
+    int update(int offset, int[] files) {
+        if (files == null || files.length == 0) {
+            throw new IoUringException(Errno.EINVAL, "updateFiles needs at least one descriptor");
+        }
         if (fds == null) {
             throw new IoUringException(Errno.ENXIO, "no files registered");
         }
-        if (files == null || offset < 0 || (long) offset + files.length > fds.length) {
-            throw new IoUringException(Errno.EINVAL, "update of " + (files == null ? 0 : files.length)
+        if (offset < 0 || (long) offset + files.length > fds.length) {
+            throw new IoUringException(Errno.EINVAL, "update of " + files.length
                     + " slots at " + offset + " does not fit the " + fds.length + " registered");
         }
-        int[] dups = new int[files.length];
-        for (int i = 0; i < files.length; i++) {
-            dups[i] = dup(files[i]);
-            if (dups[i] < -1) {
-                java.util.Arrays.fill(dups, i, dups.length, -1);
-                closeAll(dups);
-                throw new IoUringException(Errno.EBADF, "fd " + files[i] + " is not valid");
+        int done = 0;
+        int err = 0;
+        for (; done < files.length; done++) {
+            int fd = files[done];
+            if (fd == FILES_SKIP) {
+                continue;
             }
-        }
-        for (int i = 0; i < files.length; i++) {
-            int slot = offset + i;
+            int slot = offset + done;
             if (fds[slot] >= 0) {
                 empty(slot);
             }
-            if (dups[i] >= 0) {
-                fill(slot, dups[i]);
+            if (fd != -1) {
+                int d = dup(fd);
+                if (d < 0) {
+                    err = -d;
+                    break;
+                }
+                fill(slot, d);
             }
         }
+        if (done == 0 && err != 0) {
+            throw new IoUringException(err, "fd " + files[0] + " for slot " + offset
+                    + " is not valid; the slot is now empty, as in Linux");
+        }
+        return done;
     }
 
     /** An empty slot gets descriptor {@code fd}, the table's own. */

@@ -5,6 +5,7 @@ import static io.jring.ops.FileOps.buffer;
 import static io.jring.ops.FileOps.bytes;
 import static io.jring.ops.FileOps.contents;
 import static io.jring.ops.FileOps.cqe;
+import static io.jring.ops.FileOps.descriptorsOf;
 import static io.jring.ops.FileOps.file;
 import static io.jring.ops.FileOps.filled;
 import static io.jring.ops.FileOps.nativeCopy;
@@ -111,6 +112,53 @@ class FixedFilesAndBuffersTest extends RingAndArenaFixture {
         assertEquals(cqe(6, 16), one(ring, s -> s.prepRead(0, buf, 0).userData(6).flags(SqeFlags.FIXED_FILE)));
     }
 
+    /**
+     * As Linux's __io_sqe_files_update (liburing probe on 6.18: io_uring_register_files_update
+     * of {fd, 9999} returns 1): a bad descriptor stops the update, the slots before it keep
+     * their update, and the bad one's slot is left empty (Linux empties a slot before it
+     * looks the new descriptor up). No error, since something was updated.
+     */
+    @Test
+    void updateStopsAtABadDescriptorAndKeepsTheSlotsDoneBeforeIt() throws Exception {
+        ring.registerFiles(new int[] {fdA, fdA, -1, fdA});
+        MemorySegment buf = buffer(arena, 16, 0);
+        ring.updateFiles(2, new int[] {fdB, 999_999});
+        assertEquals(cqe(1, 16), one(ring, s -> s.prepRead(2, buf, 0).userData(1).flags(SqeFlags.FIXED_FILE)));
+        assertArrayEquals(range(dataB, 0, 16), bytes(buf));
+        assertEquals(cqe(2, -Errno.EBADF), one(ring, s -> s.prepRead(3, buf, 0).userData(2).flags(SqeFlags.FIXED_FILE)));
+        assertEquals(3, descriptorsOf(dir.resolve("a")), "ours and slots 0 and 1: slot 3's duplicate is closed");
+    }
+
+    /** Only a failure of the first entry is an error (-EBADF); its slot is emptied all the same, as Linux. */
+    @Test
+    void updateWhoseFirstDescriptorIsBadThrowsEbadfAndEmptiesThatSlot() {
+        ring.registerFiles(new int[] {fdA, fdB, fdB});
+        MemorySegment buf = buffer(arena, 16, 0);
+        assertEquals(Errno.EBADF, errnoOf(() -> ring.updateFiles(1, new int[] {999_999, fdA})));
+        assertEquals(Errno.EBADF, errnoOf(() -> ring.updateFiles(0, new int[] {-5})), "negative other than -1 and -2");
+        assertEquals(cqe(1, -Errno.EBADF), one(ring, s -> s.prepRead(0, buf, 0).userData(1).flags(SqeFlags.FIXED_FILE)));
+        assertEquals(cqe(2, -Errno.EBADF), one(ring, s -> s.prepRead(1, buf, 0).userData(2).flags(SqeFlags.FIXED_FILE)));
+        assertEquals(cqe(3, 16), one(ring, s -> s.prepRead(2, buf, 0).userData(3).flags(SqeFlags.FIXED_FILE)));
+        assertArrayEquals(range(dataB, 0, 16), bytes(buf), "the update stopped before slot 2");
+    }
+
+    /** IORING_REGISTER_FILES_SKIP (-2) leaves its slot as it is and counts as done. */
+    @Test
+    void updateSkipsSlotsMarkedMinusTwo() {
+        ring.registerFiles(new int[] {fdA, fdA});
+        MemorySegment buf = buffer(arena, 16, 0);
+        ring.updateFiles(0, new int[] {-2});
+        ring.updateFiles(0, new int[] {-2, fdB});
+        assertEquals(cqe(1, 16), one(ring, s -> s.prepRead(0, buf, 0).userData(1).flags(SqeFlags.FIXED_FILE)));
+        assertArrayEquals(range(dataA, 0, 16), bytes(buf));
+        assertEquals(cqe(2, 16), one(ring, s -> s.prepRead(1, buf, 0).userData(2).flags(SqeFlags.FIXED_FILE)));
+        assertArrayEquals(range(dataB, 0, 16), bytes(buf));
+
+        ring.updateFiles(0, new int[] {-2, 999_999});   // the skip was done: no error
+        assertEquals(cqe(3, 16), one(ring, s -> s.prepRead(0, buf, 0).userData(3).flags(SqeFlags.FIXED_FILE)));
+        assertEquals(cqe(4, -Errno.EBADF), one(ring, s -> s.prepRead(1, buf, 0).userData(4).flags(SqeFlags.FIXED_FILE)));
+    }
+
     @Test
     void fixedFileIndexOutOfRangeIsEbadf() {
         ring.registerFiles(new int[] {fdA, fdB});
@@ -158,6 +206,7 @@ class FixedFilesAndBuffersTest extends RingAndArenaFixture {
     @Test
     void fileRegistrationErrorsThrowWithLinuxErrno() {
         assertEquals(Errno.ENXIO, errnoOf(() -> ring.updateFiles(0, new int[] {fdA})), "update without a table");
+        assertEquals(Errno.EINVAL, errnoOf(() -> ring.updateFiles(0, new int[0])), "empty update, before the table check");
         assertEquals(Errno.ENXIO, errnoOf(() -> ring.unregisterFiles()), "unregister without a table");
         assertEquals(Errno.EINVAL, errnoOf(() -> ring.registerFiles(new int[0])), "empty table");
         assertEquals(Errno.EBADF, errnoOf(() -> ring.registerFiles(new int[] {fdA, -7})), "negative fd other than -1");
@@ -165,6 +214,7 @@ class FixedFilesAndBuffersTest extends RingAndArenaFixture {
         assertEquals(Errno.EBUSY, errnoOf(() -> ring.registerFiles(new int[] {fdA})), "second registration");
         assertEquals(Errno.EINVAL, errnoOf(() -> ring.updateFiles(1, new int[] {fdA, fdB})), "update past the end");
         assertEquals(Errno.EINVAL, errnoOf(() -> ring.updateFiles(-1, new int[] {fdA})), "negative update offset");
+        assertEquals(Errno.EINVAL, errnoOf(() -> ring.updateFiles(0, new int[0])), "empty update");
         ring.unregisterFiles();
         assertEquals(Errno.ENXIO, errnoOf(() -> ring.unregisterFiles()), "second unregister");
     }
