@@ -167,7 +167,11 @@ public final class IoUring implements AutoCloseable {
         ctx.unregisterBuffers();
     }
 
-    /** Sets io-wq's max workers (bounded, unbound; 0 = unchanged); returns the previous pair. */
+    /**
+     * Sets io-wq's max workers (bounded, unbound; 0 = unchanged); returns the previous pair.
+     * As Linux, the limits io-wq gets are capped at the process's soft RLIMIT_NPROC, read on
+     * each call: a value set earlier is capped again if the limit was lowered since.
+     */
     public int[] registerIoWqMaxWorkers(int bounded, int unbound) {
         return ctx.registerIoWqMaxWorkers(bounded, unbound);
     }

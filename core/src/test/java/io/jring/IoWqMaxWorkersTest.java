@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jring.iowq.IoWq;
+import io.jring.sys.ResourceLimits;
+import io.jring.sys.SysCallContext;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * {@link IoUring#registerIoWqMaxWorkers} (IORING_REGISTER_IOWQ_MAX_WORKERS, liburing's
  * io_uring_register_iowq_max_workers): returns the previous pair, 0 keeps a value,
- * negative values are EINVAL.
+ * negative values are EINVAL, values are capped at RLIMIT_NPROC.
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class IoWqMaxWorkersTest {
@@ -49,6 +51,23 @@ class IoWqMaxWorkersTest {
             assertEquals(Errno.EINVAL, errnoOf(() -> ring.registerIoWqMaxWorkers(2, -5)));
             assertEquals(Errno.EINVAL, errnoOf(() -> ring.registerIoWqMaxWorkers(Integer.MIN_VALUE, 1)));
             assertArrayEquals(new int[] {3, 4}, ring.registerIoWqMaxWorkers(0, 0));
+        }
+    }
+
+    /**
+     * Linux's io_wq_max_workers caps each value at the soft RLIMIT_NPROC (liburing probe on
+     * 6.18 with a limit of 96364: set 100000, then "0, 0" returns 96364). The limit is read
+     * the way jring reads it, through getrlimit.
+     */
+    @Test
+    void valuesAboveRlimitNprocAreCappedAtIt() {
+        long nproc = ResourceLimits.softLimit(SysCallContext.current(), ResourceLimits.RLIMIT_NPROC);
+        int cap = (int) Math.min(nproc, Integer.MAX_VALUE);
+        try (IoUring ring = IoUring.open(8)) {
+            ring.registerIoWqMaxWorkers(Integer.MAX_VALUE, Integer.MAX_VALUE);
+            assertArrayEquals(new int[] {cap, cap}, ring.registerIoWqMaxWorkers(0, 7));
+            assertArrayEquals(new int[] {cap, 7}, ring.registerIoWqMaxWorkers(3, 0));
+            assertArrayEquals(new int[] {3, 7}, ring.registerIoWqMaxWorkers(0, 0), "values below the limit are kept");
         }
     }
 

@@ -12,6 +12,8 @@ import io.jring.ops.OpDef;
 import io.jring.tw.HelperWaker;
 import io.jring.poll.Poller;
 import io.jring.tw.TaskContext;
+import io.jring.sys.ResourceLimits;
+import io.jring.sys.SysCallContext;
 import io.jring.tw.TaskWorkTarget;
 
 import java.lang.foreign.MemorySegment;
@@ -92,6 +94,12 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** DEFER_TASKRUN rings only. */
     final LocalWorkList local;
     private final IoWq iowq;
+    /**
+     * The io-wq limits last asked for with {@link #registerIoWqMaxWorkers}, bounded and
+     * unbound, unclamped; 0 = never set (Linux's ctx->iowq_limits). Guarded by its own
+     * monitor: registration calls may come from any thread and are rare.
+     */
+    private final int[] iowqLimits = new int[2];
     /**
      * Native AIO for O_DIRECT, started on first use. Written once under the posting right
      * (volatile: waiters on other threads read it to reap); close() after the drain.
@@ -961,13 +969,32 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         underPostingRight(resources.buffers::unregister);
     }
 
+    /**
+     * As Linux's io_register_iowq_max_workers: the non-zero values are remembered unclamped
+     * (ctx->iowq_limits), then the remembered ones are applied to io-wq clamped to the soft
+     * RLIMIT_NPROC of now (io_wq_max_workers), so a lowered limit also takes effect on a call
+     * that changes nothing ("0, 0"). Returns the limits io-wq had before.
+     */
     public int[] registerIoWqMaxWorkers(int bounded, int unbound) {
         checkUsable();
         if (bounded < 0 || unbound < 0) {
             throw new IoUringException(Errno.EINVAL, "max workers must be >= 0 (0 = unchanged), got "
                     + bounded + ", " + unbound);
         }
-        return iowq.setMaxWorkers(bounded, unbound);
+        long nproc = ResourceLimits.softLimit(SysCallContext.current(), ResourceLimits.RLIMIT_NPROC);
+        if (nproc < 0) {
+            nproc = Long.MAX_VALUE;   // cannot fail on Linux (EFAULT, EINVAL only): no limit known
+        }
+        synchronized (iowqLimits) {
+            if (bounded != 0) {
+                iowqLimits[0] = bounded;
+            }
+            if (unbound != 0) {
+                iowqLimits[1] = unbound;
+            }
+            // A limit clamped to 0 (RLIMIT_NPROC 0) leaves the worker limit as it is, as in Linux.
+            return iowq.setMaxWorkers((int) Math.min(iowqLimits[0], nproc), (int) Math.min(iowqLimits[1], nproc));
+        }
     }
 
     // =============================================================== close
