@@ -109,6 +109,20 @@ public final class Request extends TaskWork implements IoWork {
      * breaks its link. Posting right.
      */
     public boolean failed;
+    /**
+     * FIXED_FILE slot not looked up yet ({@code fd} holds the slot): the request is issued
+     * later than its submit (a chain member, or behind a drain), and Linux looks fixed files
+     * up when it issues. Set at prep, cleared at issue; posting right, plain.
+     */
+    public boolean fixedPending;
+    /** Set by the submit path before prep: this request will not be issued during prep's submit step. */
+    public boolean issueDeferred;
+
+    /** Prep of a FIXED_FILE request issued later: its slot is looked up at issue ({@link #fixedPending}). */
+    public void deferFixedFile() {
+        markSideState(SIDE_FIXED_FILE);
+        fixedPending = true;
+    }
     /** Submit path: this request heads a chain with an IO_DRAIN member (the chain drains as one). */
     boolean drainChain;
     /** LINK_TIMEOUT: the request it guards (null once that completed or the timer fired). Posting right. */
@@ -204,6 +218,7 @@ public final class Request extends TaskWork implements IoWork {
         this.selectedBid = -1;
         this.link = null;
         this.failed = false;
+        this.fixedPending = false;
         this.drainChain = false;
         this.timeoutTarget = null;
         this.heapIndex = -1;

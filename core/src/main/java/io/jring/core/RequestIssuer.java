@@ -68,6 +68,7 @@ final class RequestIssuer {
         } else if ((flags & (SqeFlags.CQE_SKIP_SUCCESS | SqeFlags.IO_DRAIN)) != 0 && drainRefused(flags)) {
             err = -Errno.EOPNOTSUPP;
         } else {
+            req.issueDeferred = links.assembling() || drain.active() || (flags & SqeFlags.IO_DRAIN) != 0;
             err = def.prep(req, sqe);
         }
         if (err != 0) {
@@ -106,6 +107,13 @@ final class RequestIssuer {
 
     /** Issues a request: inline, or to io-wq (ASYNC, ops that block); starts its link timeout. */
     void issue(Request req) {
+        if (req.fixedPending) {
+            // Linux looks fixed files up at issue: a slot filled by an earlier member counts.
+            req.fixedPending = false;
+            if (ring.resources().useFixedFile(req, req.fd) != 0) {
+                req.fd = -1;   // fails with -EBADF in the op, as an empty slot at prep does
+            }
+        }
         Request next = req.link;
         if (next != null && next.timeoutTarget == req) {
             ring.timeouts.armLink(next);

@@ -26,7 +26,7 @@ final class AcceptOp extends OpDef {
                 || req.len != 0 || req.off != 0 || req.addr != null) {
             return -Errno.EINVAL;
         }
-        Files.resolveFd(req);
+        Files.resolveFdAtPrep(req);
         // addr3: 1 if the listening socket is O_NONBLOCK (its accept4 cannot block), -1 if
         // the fd is no socket at all (poll would never report it ready).
         SysCallContext sc = req.ring.resources().inlineSys();

@@ -28,7 +28,7 @@ final class ConnectOp extends OpDef {
         if (req.opFlags != 0 || req.len != 0 || req.addr != null) {
             return -Errno.EINVAL;
         }
-        Files.resolveFd(req);
+        Files.resolveFdAtPrep(req);
         req.addr3 = NetOps.isNonBlocking(req.ring.resources().inlineSys(), req.fd) ? NON_BLOCKING : BLOCKING;
         return 0;
     }

@@ -24,7 +24,30 @@ final class Files {
      * issued ({@code req.fd} is {@link #NO_FILE}, which every syscall refuses with EBADF).
      */
     static void resolveFd(Request req) {
-        if ((req.flags & SqeFlags.FIXED_FILE) != 0 && req.ring.resources().useFixedFile(req, req.fd) != 0) {
+        if ((req.flags & SqeFlags.FIXED_FILE) == 0) {
+            return;
+        }
+        if (req.issueDeferred) {
+            // A chain member or a drained request: looked up when it is issued (RequestIssuer.issue).
+            req.deferFixedFile();
+            return;
+        }
+        resolveFixedNow(req);
+    }
+
+    /**
+     * {@link #resolveFd} for ops whose prep needs the descriptor itself (ACCEPT and CONNECT
+     * look at the socket's type and flags): looked up at prep even when issued later.
+     */
+    static void resolveFdAtPrep(Request req) {
+        if ((req.flags & SqeFlags.FIXED_FILE) != 0) {
+            resolveFixedNow(req);
+        }
+    }
+
+    /** The lookup itself: the slot's descriptor into {@code req.fd}, or {@link #NO_FILE}. */
+    private static void resolveFixedNow(Request req) {
+        if (req.ring.resources().useFixedFile(req, req.fd) != 0) {
             req.fd = NO_FILE;
         }
     }

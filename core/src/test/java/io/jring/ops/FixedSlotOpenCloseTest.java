@@ -197,6 +197,30 @@ class FixedSlotOpenCloseTest extends RingAndArenaFixture {
     }
 
     @Test
+    void aLinkedFixedReadSeesTheSlotAnOpenBeforeItFilled() throws Exception {
+        // Linux looks fixed files up when it issues a request: a chain member runs after
+        // the open before it finished (liburing test/fixed-link.c; 6.18: 0, then 5).
+        ring.registerFiles(new int[] {-1});
+        MemorySegment buf = buffer(arena, 5, 0);
+        ring.getSqe().prepOpenat(Fds.AT_FDCWD, a.toString(), OpenFlags.RDONLY, 0).fileIndex(1).userData(1)
+                .flags(SqeFlags.IO_LINK);
+        ring.getSqe().prepRead(0, buf, 0).flags(SqeFlags.FIXED_FILE).userData(2);
+        assertEquals(2, ring.submit());
+        assertEquals(List.of(cqe(1, 0), cqe(2, 5)), RingTestSupport.reap(ring, 2));
+        assertArrayEquals(range(dataA, 0, 5), bytes(buf));
+    }
+
+    @Test
+    void aDrainedFixedReadSeesTheSlotAsItIsWhenIssued() throws Exception {
+        ring.registerFiles(new int[] {-1});
+        MemorySegment buf = buffer(arena, 5, 0);
+        ring.getSqe().prepOpenat(Fds.AT_FDCWD, a.toString(), OpenFlags.RDONLY, 0).fileIndex(1).userData(1);
+        ring.getSqe().prepRead(0, buf, 0).flags(SqeFlags.FIXED_FILE | SqeFlags.IO_DRAIN).userData(2);
+        assertEquals(2, ring.submit());
+        assertEquals(List.of(cqe(1, 0), cqe(2, 5)), RingTestSupport.reap(ring, 2));
+    }
+
+    @Test
     void openIntoAnOccupiedSlotReplacesItsFile() throws Exception {
         int fd = fds.add(Fds.open(b, OpenFlags.RDONLY, 0));
         ring.registerFiles(new int[] {fd});
