@@ -9,7 +9,11 @@ import io.jring.sys.FsCalls;
 import io.jring.sys.SysCallContext;
 
 /**
- * OPENAT: path in the SQE's argument, flags in op flags, mode in len. Always in io-wq. With
+ * OPENAT: path in the SQE's argument, flags in op flags, mode in len. As Linux's io_openat2:
+ * first a non-blocking attempt inline (O_NONBLOCK added, the lookup only from the dentry
+ * cache: openat2 with RESOLVE_CACHED; O_NONBLOCK is cleared again after unless asked for),
+ * so a cached path, or a FIFO, opens without a thread hop; io-wq when that would block, and
+ * at once for O_CREAT, O_TRUNC and O_TMPFILE (io_openat_force_async). With
  * a file index (liburing's io_uring_prep_openat_direct: slot + 1, or
  * {@code IORING_FILE_INDEX_ALLOC} for any free slot) the file goes into the fixed-file table
  * instead of being returned: res is 0 (the slot for ALLOC) or the install's -errno. jring
@@ -20,9 +24,14 @@ final class OpenatOp extends OpDef {
     /** O_LARGEFILE, forced by io_uring's openat as by open(2) on 64-bit (x86_64 / aarch64 values). */
     private static final int O_LARGEFILE = "aarch64".equals(System.getProperty("os.arch")) ? 0400000 : 0100000;
 
+    private static final int O_CREAT = 0100;
+    private static final int O_TRUNC = 01000;
+    private static final int O_TMPFILE_BIT = 020000000;
+    private static final int O_PATH = 010000000;
+
     @Override
     public boolean forceAsync(Request req) {
-        return true;
+        return (req.opFlags & (O_CREAT | O_TRUNC | O_TMPFILE_BIT)) != 0;
     }
 
     @Override
@@ -47,16 +56,38 @@ final class OpenatOp extends OpDef {
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
-        if (nonBlocking) {
-            return -Errno.EAGAIN;
-        }
         boolean fixed = req.fileIndex != 0;
         int flags = req.opFlags | O_LARGEFILE | (fixed ? FsCalls.O_CLOEXEC : 0);
-        int fd = FsCalls.openat(SysCallContext.current(), req.fd, (String) req.arg, flags, req.len);
+        SysCallContext sc = SysCallContext.current();
+        int fd;
+        if (nonBlocking) {
+            fd = tryInline(sc, req, flags);
+            if (fd == -Errno.EAGAIN) {
+                return fd;   // to io-wq: the open would block
+            }
+        } else {
+            fd = FsCalls.openat(sc, req.fd, (String) req.arg, flags, req.len);
+        }
         if (fd < 0) {
             return fd;
         }
         DirectFds.opened(fd, req.opFlags);
         return fixed ? req.ring.completeOpenDirect(req, fd) : fd;
+    }
+
+    /** The inline attempt: a descriptor, an error that is the answer, or -EAGAIN to go to io-wq. */
+    private static int tryInline(SysCallContext sc, Request req, int flags) {
+        boolean path = (flags & O_PATH) != 0;   // O_PATH takes no O_NONBLOCK (openat2 refuses it)
+        int fd = FsCalls.openatCached(sc, req.fd, (String) req.arg, path ? flags : flags | FsCalls.O_NONBLOCK, req.len);
+        if (fd == -Errno.EINVAL || fd == -Errno.ENOSYS || fd == -Errno.E2BIG) {
+            return -Errno.EAGAIN;   // openat2 is stricter than openat: the worker's openat decides
+        }
+        if (fd >= 0 && !path && (req.opFlags & FsCalls.O_NONBLOCK) == 0) {
+            int fl = FsCalls.getStatusFlags(sc, fd);
+            if (fl >= 0) {
+                FsCalls.setStatusFlags(sc, fd, fl & ~FsCalls.O_NONBLOCK);
+            }
+        }
+        return fd;
     }
 }

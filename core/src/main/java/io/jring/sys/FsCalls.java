@@ -4,6 +4,7 @@ import io.jring.Errno;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 
@@ -95,6 +96,31 @@ public final class FsCalls {
     public static int openat(SysCallContext ctx, int dirfd, String path, int flags, int mode) {
         int bad = encodePath(ctx, path);
         return bad != 0 ? bad : openat(ctx, dirfd, ctx.path(), flags, mode);
+    }
+
+    private static final long SYS_OPENAT2 = 437;   // the same number on x86_64 and aarch64
+    /** openat2's RESOLVE_CACHED: fail with EAGAIN rather than block on an uncached lookup. */
+    private static final long RESOLVE_CACHED = 0x20;
+    private static final int O_CREAT = 0100;
+    private static final int O_TMPFILE_BIT = 020000000;
+
+    /**
+     * openat2 with RESOLVE_CACHED, as io_uring's non-blocking open attempt (LOOKUP_CACHED):
+     * -EAGAIN when the path is not in the dentry cache. Stricter than openat about flags
+     * (openat2 refuses unknown bits and a mode without O_CREAT/O_TMPFILE): the caller falls
+     * back to {@link #openat} on -EINVAL or -ENOSYS. The {@code open_how} goes in
+     * {@link SysCallContext#stat()} (room enough, not in use across this call).
+     */
+    public static int openatCached(SysCallContext ctx, int dirfd, String path, int flags, int mode) {
+        int bad = encodePath(ctx, path);
+        if (bad != 0) {
+            return bad;
+        }
+        MemorySegment how = ctx.stat();
+        how.set(ValueLayout.JAVA_LONG, 0, flags & 0xFFFFFFFFL);
+        how.set(ValueLayout.JAVA_LONG, 8, (flags & (O_CREAT | O_TMPFILE_BIT)) != 0 ? mode & 07777L : 0L);
+        how.set(ValueLayout.JAVA_LONG, 16, RESOLVE_CACHED);
+        return (int) RawSyscall.call(ctx, SYS_OPENAT2, dirfd, ctx.path().address(), how.address(), 24);
     }
 
     /** Writes {@code path} NUL-terminated into {@link SysCallContext#path()}: 0 or -errno. */
