@@ -51,6 +51,11 @@ public final class RingResources {
         return buffers.check(index, addr, len);
     }
 
+    /** Registered buffer {@code index} exists (a NOP with FIXED_BUFFER asks). */
+    public boolean hasFixedBuffer(int index) {
+        return buffers.has(index);
+    }
+
     /** The inline syscall scratch. */
     public SysCallContext inlineSys() {
         return inlineSys;

@@ -31,10 +31,17 @@ final class SingleBufferRwOp extends RwOp {
             return req.addr == null ? 0 : -io.jring.Errno.EINVAL;
         }
         int bad = Buffers.check(req.addr, req.len);
-        if (bad != 0) {
-            return bad;
+        if (bad == -io.jring.Errno.EINVAL || !fixed) {
+            return bad;   // a heap segment is jring's own misuse: -EINVAL before issue (API.md)
         }
-        return fixed ? req.ring.resources().checkFixedBuffer(req.bufIndex, req.addr, req.len) : 0;
+        // Linux 6.x imports a registered buffer when it issues the request, so a bad one
+        // (index, sparse slot, range, none registered) is -EFAULT then and submission goes
+        // on. Judged here, where the table may be read; the buffer is dropped and the issue
+        // finds none (fillIovecs: -EFAULT).
+        if (bad != 0 || req.ring.resources().checkFixedBuffer(req.bufIndex, req.addr, req.len) != 0) {
+            req.addr = null;
+        }
+        return 0;
     }
 
     @Override
