@@ -23,7 +23,7 @@ final class VectoredRwOp extends RwOp {
     int prepBuffers(Request req) {
         MemorySegment[] b = bufs(req);
         if (b == null) {
-            return req.len == 0 ? -Errno.EINVAL : -Errno.EFAULT;
+            return req.len == 0 ? 0 : -Errno.EFAULT;   // no vector and a count of 0: Linux transfers 0 bytes
         }
         if (req.len > UIO_MAXIOV || req.len > b.length) {
             return req.len > UIO_MAXIOV ? -Errno.EINVAL : -Errno.EFAULT;

@@ -175,6 +175,24 @@ class VectoredRwTest extends RingAndArenaFixture {
         }
     }
 
+    /** No vector at all with a count of 0 is a 0-byte transfer, as Linux's (6.18 + liburing: 0); a count of 1 is -EFAULT. */
+    @ParameterizedTest(name = "sqeFlags={0}")
+    @ValueSource(ints = {0, SqeFlags.ASYNC})
+    void nullVectorWithCountZeroTransfersNothing(int sqeFlags) throws Exception {
+        Path p = file(dir, "n", pattern(7, 100));
+        int fd = Fds.open(p, OpenFlags.RDWR, 0);
+        try {
+            assertEquals(cqe(1, 0), one(ring, s -> s.prepReadv(fd, null, 0).userData(1).flags(sqeFlags)));
+            assertEquals(cqe(2, 0), one(ring, s -> s.prepWritev(fd, null, -1).userData(2).flags(sqeFlags)));
+            assertEquals(cqe(3, -Errno.EFAULT), one(ring, s -> s.prepReadv(fd, null, 0).len(1).userData(3).flags(sqeFlags)));
+            assertEquals(cqe(4, -Errno.EFAULT), one(ring, s -> s.prepWritev(fd, null, 0).len(1).userData(4).flags(sqeFlags)));
+            assertEquals(cqe(5, -Errno.EBADF), one(ring, s -> s.prepReadv(9999, null, 0).userData(5).flags(sqeFlags)));
+            assertArrayEquals(pattern(7, 100), contents(p));
+        } finally {
+            Fds.close(fd);
+        }
+    }
+
     @Test
     void zeroLengthSegmentsAreSkipped() throws Exception {
         Path p = dir.resolve("z");
