@@ -13,7 +13,8 @@ final class SocketOp extends OpDef {
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
-        if (req.opFlags != 0 || req.addr != null || (req.flags & io.jring.SqeFlags.FIXED_FILE) != 0) {
+        // FIXED_FILE is ignored, as Linux's SOCKET (it has no file to look up): a plain fd results.
+        if (req.opFlags != 0 || req.addr != null) {
             return -Errno.EINVAL;
         }
         if (req.off < Integer.MIN_VALUE || req.off > Integer.MAX_VALUE) {

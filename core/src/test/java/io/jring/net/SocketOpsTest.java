@@ -106,6 +106,18 @@ class SocketOpsTest {
         }
     }
 
+    /** Linux's SOCKET has no file to look up, so FIXED_FILE is ignored (6.18 + liburing: an fd, whatever sqe->fd). */
+    @Test
+    void socketIgnoresFixedFileAndGivesAPlainDescriptor() {
+        try (OpenFds fds = new OpenFds(); IoUring ring = ring(0)) {
+            sqe(ring).prepSocket(Fds.AF_INET, Fds.SOCK_STREAM, 0).userData(1).flags(io.jring.SqeFlags.FIXED_FILE);
+            Completion c = submitAndNext(ring);
+            assertTrue(c.res() >= 0, "SOCKET: " + c);
+            fds.add(c.res());
+            assertEquals(0, Fds.localAddress(c.res()).getPort(), "a real, unbound TCP socket");
+        }
+    }
+
     @Test
     void socketCreatesDatagramSocketsToo() {
         try (OpenFds fds = new OpenFds(); IoUring ring = ring(0)) {
