@@ -181,7 +181,7 @@ class IoUringCompletionTest {
     @ValueSource(ints = {0, SINGLE, DEFER})
     void failingSqeWithCqeSkipSuccessStillPostsItsError(int setup) {
         try (IoUring ring = ring(setup, 8)) {
-            ring.getSqe().prepNop().userData(1).opFlags(1).flags(SqeFlags.CQE_SKIP_SUCCESS);
+            ring.getSqe().prepNop().userData(1).opFlags(64).flags(SqeFlags.CQE_SKIP_SUCCESS);
             ring.getSqe().opcode(200).userData(2).flags(SqeFlags.CQE_SKIP_SUCCESS | SqeFlags.ASYNC);
             ring.getSqe().prepNop().userData(3).flags(SqeFlags.CQE_SKIP_SUCCESS | (1 << 7));
             ring.getSqe().prepNop().userData(4).flags(SqeFlags.CQE_SKIP_SUCCESS);

@@ -62,21 +62,26 @@ final class RequestIssuer {
         }
         int flags = req.flags;
         int err;
-        if (def == null || (flags & ~SqeFlags.VALID) != 0
-                || ((flags & SqeFlags.BUFFER_SELECT) != 0 && !def.bufferSelect())) {
+        // Linux's io_init_req order: opcode and flag bits (-EINVAL), BUFFER_SELECT on an op
+        // that cannot select (-EOPNOTSUPP), a refused drain, ioprio on an op without one.
+        if (def == null || (flags & ~SqeFlags.VALID) != 0) {
             err = -Errno.EINVAL;
+        } else if ((flags & SqeFlags.BUFFER_SELECT) != 0 && !def.bufferSelect()) {
+            err = -Errno.EOPNOTSUPP;
         } else if ((flags & (SqeFlags.CQE_SKIP_SUCCESS | SqeFlags.IO_DRAIN)) != 0 && drainRefused(flags)) {
             err = -Errno.EOPNOTSUPP;
+        } else if (sqe.ioprio() != 0 && !def.ioprio()) {
+            err = -Errno.EINVAL;
         } else {
             req.issueDeferred = links.assembling() || drain.active() || (flags & SqeFlags.IO_DRAIN) != 0;
             err = def.prep(req, sqe);
         }
         if (err != 0) {
             if (links.assembling() || (flags & LinkChains.LINK_FLAGS) != 0) {
-                rejectEvent(req, err);
+                rejectEvent(req, err, sqe);
                 return links.submitFailed(req, err);
             }
-            reject(req, err);
+            reject(req, err, sqe);
             return false;
         }
         if ((flags & (LinkChains.LINK_FLAGS | SqeFlags.IO_DRAIN | SqeFlags.ASYNC)) == 0
@@ -143,16 +148,16 @@ final class RequestIssuer {
     }
 
     /** Fails a request before issue, saying why in the ReqFailed event. */
-    private void reject(Request req, int err) {
-        poster.fail(req, err, reason(req));
+    private void reject(Request req, int err, Sqe sqe) {
+        poster.fail(req, err, reason(req, sqe));
     }
 
     /** A chain member failed before issue: only the event now; the chain posts when it ends. */
-    private void rejectEvent(Request req, int err) {
-        poster.failedEvent(req, err, reason(req));
+    private void rejectEvent(Request req, int err, Sqe sqe) {
+        poster.failedEvent(req, err, reason(req, sqe));
     }
 
-    private String reason(Request req) {
+    private String reason(Request req, Sqe sqe) {
         OpDef def = req.def;
         String reason;
         if (def == null) {
@@ -161,6 +166,8 @@ final class RequestIssuer {
             reason = "unknown SQE flag bits 0x" + Integer.toHexString(req.flags & ~SqeFlags.VALID);
         } else if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && !def.bufferSelect()) {
             reason = "BUFFER_SELECT is not valid for " + Opcode.name(req.opcode);
+        } else if (sqe.ioprio() != 0 && !def.ioprio()) {
+            reason = "ioprio must be 0 for " + Opcode.name(req.opcode);
         } else {
             reason = "invalid SQE for " + Opcode.name(req.opcode);
         }

@@ -12,17 +12,30 @@ import io.jring.sys.SysCallContext;
  * With {@code ACCEPT_MULTISHOT} in ioprio it accepts every waiting connection, one CQE with
  * {@code MORE} each, and stays armed; an error ends it (its CQE has no MORE).
  *
+ * {@code ACCEPT_DONTWAIT} makes "no connection waiting" the result (-EAGAIN) instead of a
+ * wait; {@code ACCEPT_POLL_FIRST} waits for readiness before the first attempt (with
+ * DONTWAIT, that is -EAGAIN at once: Linux 6.18 makes no attempt then).
+ *
  * <p>accept4 has no "don't wait" flag, so on a blocking listening socket the attempt first
  * asks poll(2) whether a connection waits (Linux forces O_NONBLOCK for the attempt instead).
  */
 final class AcceptOp extends OpDef {
     /** accept4 flags io_uring passes on: SOCK_NONBLOCK | SOCK_CLOEXEC. */
     private static final int VALID_FLAGS = SocketCalls.SOCK_NONBLOCK | SocketCalls.SOCK_CLOEXEC;
+    /** IORING_ACCEPT_DONTWAIT and IORING_ACCEPT_POLL_FIRST, in ioprio. */
+    static final int DONTWAIT = 1 << 1;
+    static final int POLL_FIRST = 1 << 2;
+    private static final int IOPRIO_FLAGS = Sqe.ACCEPT_MULTISHOT | DONTWAIT | POLL_FIRST;
+
+    @Override
+    public boolean ioprio() {
+        return true;   // ioprio holds the accept flags
+    }
 
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
-        if ((req.opFlags & ~VALID_FLAGS) != 0 || (req.ioprio & ~Sqe.ACCEPT_MULTISHOT) != 0
+        if ((req.opFlags & ~VALID_FLAGS) != 0 || (req.ioprio & ~IOPRIO_FLAGS) != 0
                 || req.len != 0 || req.off != 0 || req.addr != null) {
             return -Errno.EINVAL;
         }
@@ -48,11 +61,26 @@ final class AcceptOp extends OpDef {
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
+        int flags = req.ioprio;
+        if ((flags & POLL_FIRST) != 0) {
+            if ((flags & DONTWAIT) != 0) {
+                return -Errno.EAGAIN;   // no attempt and no wait: the result, also from io-wq
+            }
+            req.ioprio = flags & ~POLL_FIRST;   // wait for readiness first, then accept as usual
+            return -Errno.EAGAIN;
+        }
+        if (!nonBlocking && (flags & DONTWAIT) != 0) {
+            // In io-wq only to report "nothing waiting" (pollMask 0): one attempt that does not
+            // wait, with this thread's scratch. A multishot one found nothing inline already
+            // and cannot post more CQEs from here.
+            return multishot(req) ? -Errno.EAGAIN : acceptOnce(req, true, SysCallContext.current());
+        }
+        SysCallContext sc = NetOps.sys(req, nonBlocking);
         if (!multishot(req)) {
-            return acceptOnce(req, nonBlocking);
+            return acceptOnce(req, nonBlocking, sc);
         }
         for (;;) {
-            int r = acceptOnce(req, true);
+            int r = acceptOnce(req, true, sc);
             if (r < 0) {
                 return r;   // -EAGAIN: (stay) armed; else the final CQE
             }
@@ -60,14 +88,13 @@ final class AcceptOp extends OpDef {
         }
     }
 
-    private static int acceptOnce(Request req, boolean nonBlocking) {
+    private static int acceptOnce(Request req, boolean nonBlocking, SysCallContext sc) {
         if (req.addr3 == NOT_A_SOCKET) {
             return -Errno.ENOTSOCK;
         }
         if (req.addr3 == NO_FILE) {
             return -Errno.EBADF;
         }
-        SysCallContext sc = NetOps.sys(req, nonBlocking);
         if (nonBlocking && req.addr3 == 0 && !NetOps.readyNow(sc, req.fd, NetOps.POLLIN)) {
             return -Errno.EAGAIN;
         }
@@ -81,7 +108,8 @@ final class AcceptOp extends OpDef {
 
     @Override
     public int pollMask(Request req) {
-        return NetOps.POLLIN;
+        // DONTWAIT: no wait; io-wq hands -EAGAIN back as the result (as RWF_NOWAIT reads do).
+        return (req.ioprio & DONTWAIT) != 0 ? 0 : NetOps.POLLIN;
     }
 
     @Override

@@ -17,6 +17,15 @@ public abstract class OpDef {
         return false;
     }
 
+    /**
+     * Reads {@code sqe->ioprio} (Linux's {@code io_issue_def.ioprio}): reads and writes take an
+     * I/O priority, ACCEPT, SEND and RECV flags. Every other op refuses a non-zero ioprio
+     * with -EINVAL before its prep runs.
+     */
+    public boolean ioprio() {
+        return false;
+    }
+
     /** Runs on io-wq's bounded account when punted (regular files), else unbound. */
     public boolean boundedWork() {
         return true;

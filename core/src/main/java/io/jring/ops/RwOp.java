@@ -33,8 +33,19 @@ abstract class RwOp extends OpDef {
     }
 
     @Override
+    public final boolean ioprio() {
+        return true;
+    }
+
+    @Override
     public final int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
+        if (req.ioprio != 0) {
+            int bad = IoPrio.check(req.ioprio);   // Linux's io_prep_rw checks it first
+            if (bad != 0) {
+                return bad;
+            }
+        }
         if ((req.opFlags & ~RWF_VALID) != 0) {
             return -Errno.EOPNOTSUPP;
         }

@@ -27,10 +27,20 @@ final class SendRecvOp extends OpDef {
         return !send;
     }
 
+    /** IORING_RECVSEND_POLL_FIRST, IORING_RECV_MULTISHOT, IORING_RECVSEND_BUNDLE, in ioprio. */
+    static final int POLL_FIRST = 1;
+    static final int RECV_MULTISHOT = 1 << 1;
+    static final int BUNDLE = 1 << 4;
+
+    @Override
+    public boolean ioprio() {
+        return true;   // ioprio holds the send/recv flags
+    }
+
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
-        if (req.off != 0 || req.len < 0) {
+        if (req.off != 0 || req.len < 0 || badIoprio(req)) {
             return -Errno.EINVAL;
         }
         if ((req.flags & SqeFlags.BUFFER_SELECT) != 0) {
@@ -47,8 +57,30 @@ final class SendRecvOp extends OpDef {
         return 0;
     }
 
+    /**
+     * The flags jring implements: POLL_FIRST; for RECV also BUNDLE without a provided buffer,
+     * which Linux 6.18 then runs as a plain recv. Linux's other flags (multishot recv, bundles
+     * of provided buffers, SEND's bundle and vectored forms) are refused with -EINVAL, as
+     * unknown bits are; so is RECV_MULTISHOT without BUFFER_SELECT by Linux too.
+     */
+    private boolean badIoprio(Request req) {
+        int flags = req.ioprio;
+        if (send || (req.flags & SqeFlags.BUFFER_SELECT) != 0) {
+            return (flags & ~POLL_FIRST) != 0;
+        }
+        return (flags & ~(POLL_FIRST | BUNDLE)) != 0;
+    }
+
     @Override
     public int issue(Request req, boolean nonBlocking) {
+        if ((req.ioprio & POLL_FIRST) != 0) {
+            // Wait for readiness before the first attempt. With MSG_DONTWAIT Linux makes no
+            // attempt at all: -EAGAIN (the bit stays, so io-wq answers that too).
+            if ((req.opFlags & SocketCalls.MSG_DONTWAIT) == 0) {
+                req.ioprio &= ~POLL_FIRST;
+            }
+            return -Errno.EAGAIN;
+        }
         long address;
         long length;
         if ((req.flags & SqeFlags.BUFFER_SELECT) != 0) {
