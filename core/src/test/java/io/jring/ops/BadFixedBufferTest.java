@@ -1,9 +1,9 @@
 package io.jring.ops;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static io.jring.ops.FileOps.results;
 
-import io.jring.Cqe;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.jring.Errno;
 import io.jring.Fds;
 import io.jring.IoUring;
@@ -16,9 +16,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -121,15 +119,4 @@ class BadFixedBufferTest {
         return f;
     }
 
-    /** The next {@code n} CQEs' results by user data (5 s each at most). */
-    private static Map<Long, Integer> results(IoUring ring, int n) {
-        Map<Long, Integer> res = new TreeMap<>();
-        while (res.size() < n) {
-            Cqe c = ring.waitCqe(Duration.ofSeconds(5));
-            assertNotNull(c, "CQEs so far " + res);
-            res.put(c.userData(), c.res());
-            ring.cqeSeen(c);
-        }
-        return res;
-    }
 }

@@ -1,10 +1,10 @@
 package io.jring.ops;
 
+import static io.jring.ops.FileOps.results;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.jring.Cancel;
-import io.jring.Cqe;
 import io.jring.Errno;
 import io.jring.Fds;
 import io.jring.IoUring;
@@ -16,9 +16,7 @@ import io.jring.testkit.RingTestSupport.Descriptors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
@@ -110,15 +108,4 @@ class BadFixedFileTest {
         }
     }
 
-    /** The next {@code n} CQEs' results by user data (5 s each at most). */
-    private static Map<Long, Integer> results(IoUring ring, int n) {
-        Map<Long, Integer> res = new TreeMap<>();
-        while (res.size() < n) {
-            Cqe c = ring.waitCqe(Duration.ofSeconds(5));
-            assertNotNull(c, "CQEs so far " + res);
-            res.put(c.userData(), c.res());
-            ring.cqeSeen(c);
-        }
-        return res;
-    }
 }

@@ -46,6 +46,18 @@ final class FileOps {
         return RingTestSupport.reap(ring, 1).get(0);
     }
 
+    /** The next {@code n} CQEs' results by user data, in user-data order (5 s each at most). */
+    static java.util.Map<Long, Integer> results(IoUring ring, int n) {
+        java.util.Map<Long, Integer> res = new java.util.TreeMap<>();
+        while (res.size() < n) {
+            io.jring.Cqe c = ring.waitCqe(java.time.Duration.ofSeconds(5));
+            assertNotNull(c, "CQEs so far " + res);
+            res.put(c.userData(), c.res());
+            ring.cqeSeen(c);
+        }
+        return res;
+    }
+
     /** Waits for {@code n} CQEs and returns them by user data (each user data at most once). */
     static Map<Long, Completion> reapByUserData(IoUring ring, int n) {
         List<Completion> all = RingTestSupport.reap(ring, n);

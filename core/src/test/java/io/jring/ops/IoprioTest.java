@@ -1,7 +1,8 @@
 package io.jring.ops;
 
+import static io.jring.ops.FileOps.results;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jring.Cqe;
@@ -21,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -216,17 +216,6 @@ class IoprioTest {
         return res;
     }
 
-    /** The next {@code n} CQEs' results by user data (5 s each at most). */
-    private static Map<Long, Integer> results(IoUring ring, int n) {
-        Map<Long, Integer> res = new TreeMap<>();
-        while (res.size() < n) {
-            Cqe c = ring.waitCqe(Duration.ofSeconds(5));
-            assertNotNull(c, "CQEs so far " + res);
-            res.put(c.userData(), c.res());
-            ring.cqeSeen(c);
-        }
-        return res;
-    }
 
     private static int assertFd(int res) {
         assertTrue(res >= 0, "an fd, got " + res);

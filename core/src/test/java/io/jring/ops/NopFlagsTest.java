@@ -1,18 +1,16 @@
 package io.jring.ops;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static io.jring.ops.FileOps.results;
 
-import io.jring.Cqe;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.jring.Errno;
 import io.jring.IoUring;
 import io.jring.SqeFlags;
 import io.jring.testkit.RingTestSupport.Descriptors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.time.Duration;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -130,15 +128,4 @@ class NopFlagsTest {
         }
     }
 
-    /** The next {@code n} CQEs' results by user data (5 s each at most). */
-    private static Map<Long, Integer> results(IoUring ring, int n) {
-        Map<Long, Integer> res = new TreeMap<>();
-        while (res.size() < n) {
-            Cqe c = ring.waitCqe(Duration.ofSeconds(5));
-            assertNotNull(c, "CQEs so far " + res);
-            res.put(c.userData(), c.res());
-            ring.cqeSeen(c);
-        }
-        return res;
-    }
 }
