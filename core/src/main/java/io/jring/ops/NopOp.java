@@ -8,7 +8,8 @@ import io.jring.sys.FsCalls;
 /**
  * {@code IORING_OP_NOP}: completes with 0, or with what its op flags ({@code nop_flags})
  * ask for, as Linux 6.18's io_nop: INJECT_RESULT completes with {@code len}; FILE looks the
- * fd up (a fixed-file slot with FIXED_FILE) and fails with -EBADF if there is no such file; FIXED_BUFFER fails with -EFAULT if registered buffer {@code bufIndex} is absent;
+ * fd up (a fixed-file slot with FIXED_FILE) and fails with -EBADF if there is no such file;
+ * FIXED_BUFFER fails with -EFAULT if registered buffer {@code bufIndex} is absent;
  * TW completes through task work, which jring's result does not show. CQE32 needs a ring
  * with 32-byte CQEs, which jring has not: -EINVAL, as Linux for such a ring. A negative
  * result fails the request (it breaks a link) like any other error.
