@@ -21,7 +21,7 @@ import io.jring.sys.SysCallContext;
  * the table takes it in the request's task (the posting right owns the table).
  */
 final class OpenatOp extends OpDef {
-    /** O_LARGEFILE, forced by io_uring's openat as by open(2) on 64-bit (x86_64 / aarch64 values). */
+    /** O_LARGEFILE, forced by io_uring's openat as by open(2) on 64-bit, except with O_PATH (x86_64 / aarch64 values). */
     private static final int O_LARGEFILE = "aarch64".equals(System.getProperty("os.arch")) ? 0400000 : 0100000;
 
     private static final int O_CREAT = 0100;
@@ -57,7 +57,7 @@ final class OpenatOp extends OpDef {
     @Override
     public int issue(Request req, boolean nonBlocking) {
         boolean fixed = req.fileIndex != 0;
-        int flags = req.opFlags | O_LARGEFILE | (fixed ? FsCalls.O_CLOEXEC : 0);
+        int flags = req.opFlags | ((req.opFlags & O_PATH) == 0 ? O_LARGEFILE : 0) | (fixed ? FsCalls.O_CLOEXEC : 0);
         SysCallContext sc = SysCallContext.current();
         int fd;
         if (nonBlocking) {

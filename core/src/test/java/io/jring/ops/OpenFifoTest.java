@@ -37,9 +37,14 @@ class OpenFifoTest extends RingAndArenaFixture {
     }
 
     private static boolean nonBlocking(int fd) throws Exception {
+        return (fdinfoFlags(fd) & 04000) != 0;
+    }
+
+    /** The file status flags the kernel shows for {@code fd}, O_CLOEXEC left out. */
+    private static int fdinfoFlags(int fd) throws Exception {
         for (String line : Files.readAllLines(Path.of("/proc/self/fdinfo/" + fd))) {
             if (line.startsWith("flags:")) {
-                return (Integer.parseInt(line.substring(6).trim(), 8) & 04000) != 0;
+                return Integer.parseInt(line.substring(6).trim(), 8) & ~02000000;
             }
         }
         throw new AssertionError("no flags line for fd " + fd);
@@ -60,6 +65,23 @@ class OpenFifoTest extends RingAndArenaFixture {
             assertTrue(nonBlocking(nb.res()), "O_NONBLOCK asked for stays");
         } finally {
             Fds.close(nb.res());
+        }
+    }
+
+    @Test
+    void oLargefileIsAddedExceptWithOPath() throws Exception {
+        // Linux 6.18 (liburing, /proc/self/fdinfo): O_RDONLY gives 0100000, O_PATH 010000000 alone.
+        int oPath = 010000000;
+        int oLargefile = "aarch64".equals(System.getProperty("os.arch")) ? 0400000 : 0100000;
+        Completion plain = one(ring, s -> s.prepOpenat(Fds.AT_FDCWD, fifo.toString(), OpenFlags.RDONLY | OpenFlags.NONBLOCK, 0)
+                .userData(1));
+        Completion path = one(ring, s -> s.prepOpenat(Fds.AT_FDCWD, fifo.toString(), oPath, 0).userData(2));
+        try {
+            assertTrue((fdinfoFlags(plain.res()) & oLargefile) != 0, "O_LARGEFILE on a plain open");
+            assertEquals(oPath, fdinfoFlags(path.res()), "O_PATH alone");
+        } finally {
+            Fds.close(plain.res());
+            Fds.close(path.res());
         }
     }
 
