@@ -114,7 +114,7 @@ public final class Request extends TaskWork implements IoWork {
      * later than its submit (a chain member, or behind a drain), and Linux looks fixed files
      * up when it issues. Set at prep, cleared at issue; posting right, plain.
      */
-    public boolean fixedPending;
+    boolean fixedPending;
     /** Set by the submit path before prep: this request will not be issued during prep's submit step. */
     public boolean issueDeferred;
 

@@ -115,9 +115,7 @@ final class RequestIssuer {
         if (req.fixedPending) {
             // Linux looks fixed files up at issue: a slot filled by an earlier member counts.
             req.fixedPending = false;
-            if (ring.resources().useFixedFile(req, req.fd) != 0) {
-                req.fd = -1;   // fails with -EBADF in the op, as an empty slot at prep does
-            }
+            ring.resources().lookUpFixedFile(req);
         }
         Request next = req.link;
         if (next != null && next.timeoutTarget == req) {

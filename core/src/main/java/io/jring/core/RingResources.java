@@ -41,6 +41,17 @@ public final class RingResources {
         return 0;
     }
 
+    /**
+     * {@link #useFixedFile} of {@code req}'s slot where a slot without a file is not an error
+     * yet: {@code req.fd} becomes -1, which the request's issue refuses with -EBADF, as
+     * Linux's lookup at issue does. Used at prep and, for requests issued later, at issue.
+     */
+    public void lookUpFixedFile(Request req) {
+        if (useFixedFile(req, req.fd) != 0) {
+            req.fd = -1;
+        }
+    }
+
     /** CLOSE of fixed-file slot {@code offset} (posting right): 0, -ENXIO, -EINVAL or -EBADF. */
     public int closeFixed(int offset) {
         return files.remove(offset);

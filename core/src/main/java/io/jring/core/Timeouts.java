@@ -67,19 +67,13 @@ final class Timeouts {
      * clock) and no longer counts CQEs. 0, -ENOENT, or -EALREADY if it is expiring.
      */
     int update(long userData, long nanos, int flags) {
-        for (Request r = head; r != null; r = r.timeoutNext) {
-            if (r.userData == userData) {
-                if (!ring.timers().cancel(r)) {
-                    return -Errno.EALREADY;
-                }
-                remove(r);
-                append(r);   // Linux re-adds it at the tail
-                int clock = r.opFlags & (Timeout.BOOTTIME | Timeout.REALTIME);
-                ring.timers().arm(r, Timers.deadlineOf(nanos, clock | (flags & Timeout.ABS)));
-                return 0;
-            }
+        Request r = find(userData);
+        int res = extract(r);
+        if (res == 0) {
+            append(r);   // Linux re-adds it at the tail
+            ring.timers().arm(r, Timers.updatedDeadline(r, nanos, flags));
         }
-        return -Errno.ENOENT;
+        return res;
     }
 
     /** TIMEOUT_REMOVE with {@link Timeout#LINK_TIMEOUT_UPDATE}: see {@link Timers#rearmLinkTimeout}. */
@@ -115,17 +109,37 @@ final class Timeouts {
 
     /** TIMEOUT_REMOVE: 0 (the timeout completes -ECANCELED), -ENOENT, or -EALREADY if it is expiring. */
     int remove(long userData) {
+        Request r = find(userData);
+        int res = extract(r);
+        if (res == 0) {
+            completeCancelled(r);
+        }
+        return res;
+    }
+
+    /** The alive TIMEOUT with {@code userData}, oldest first, or null. */
+    private Request find(long userData) {
         for (Request r = head; r != null; r = r.timeoutNext) {
             if (r.userData == userData) {
-                if (!ring.timers().cancel(r)) {
-                    return -Errno.EALREADY;
-                }
-                remove(r);
-                completeCancelled(r);
-                return 0;
+                return r;
             }
         }
-        return -Errno.ENOENT;
+        return null;
+    }
+
+    /**
+     * Linux's io_timeout_extract: {@code r} (from {@link #find}) off its timer and this list.
+     * 0, -ENOENT if there is none, -EALREADY if its timer fired (it is expiring).
+     */
+    private int extract(Request r) {
+        if (r == null) {
+            return -Errno.ENOENT;
+        }
+        if (!ring.timers().cancel(r)) {
+            return -Errno.EALREADY;
+        }
+        remove(r);
+        return 0;
     }
 
     /**

@@ -38,18 +38,9 @@ final class Timers {
                 deadline = Long.MIN_VALUE;   // fires at once, completes -ECANCELED as the ring closes
             }
             r.markSideState(Request.SIDE_TIMEOUT);
-            r.deadline = deadline;
-            if (size == heap.length) {
-                heap = Arrays.copyOf(heap, size * 2);
-            }
-            heap[size] = r;
-            r.heapIndex = size;
-            siftUp(size++);
+            insert(r, deadline);
             if (thread == null && !stopping) {
                 thread = Thread.ofPlatform().daemon().name("jring-timer-r" + ring.id).start(this::run);
-            }
-            if (heap[0] == r) {
-                changed.signal();
             }
         } finally {
             lock.unlock();
@@ -205,6 +196,28 @@ final class Timers {
         return Clocks.toNanoTime(SysCallContext.current(), clock, nanos);
     }
 
+    /**
+     * The deadline a TIMEOUT_REMOVE update gives {@code r}: {@code nanos} on {@code r}'s own
+     * clock, absolute if the update says ABS (Linux keeps the clock, takes the mode).
+     */
+    static long updatedDeadline(Request r, long nanos, int updateFlags) {
+        return deadlineOf(nanos, (r.opFlags & (Timeout.BOOTTIME | Timeout.REALTIME)) | (updateFlags & Timeout.ABS));
+    }
+
+    /** Under {@link #lock}: {@code r} joins the heap at {@code deadline}; the timer thread hears of a new earliest. */
+    private void insert(Request r, long deadline) {
+        r.deadline = deadline;
+        if (size == heap.length) {
+            heap = Arrays.copyOf(heap, size * 2);
+        }
+        heap[size] = r;
+        r.heapIndex = size;
+        siftUp(size++);
+        if (heap[0] == r) {
+            changed.signal();
+        }
+    }
+
     /** Far enough (146 years) that now + it never wraps, which would fire at once. */
     private static final long MAX_RELATIVE_NANOS = 1L << 62;
 
@@ -221,11 +234,7 @@ final class Timers {
                 Request r = heap[i];
                 if (r.opcode == io.jring.Opcode.LINK_TIMEOUT && r.userData == userData) {
                     removeAt(i);
-                    r.deadline = deadlineOf(nanos, (r.opFlags & (Timeout.BOOTTIME | Timeout.REALTIME)) | (flags & Timeout.ABS));
-                    heap[size] = r;
-                    r.heapIndex = size;
-                    siftUp(size++);
-                    changed.signal();
+                    insert(r, updatedDeadline(r, nanos, flags));
                     return 0;
                 }
             }

@@ -1,10 +1,10 @@
 package io.jring.iowq;
 
-import java.io.IOException;
+import io.jring.sys.ResourceLimits;
+import io.jring.sys.SysCallContext;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,22 +120,14 @@ public final class IoWq implements AutoCloseable {
     }
 
     /**
-     * Linux's unbound default: the soft {@code RLIMIT_NPROC} of this process (from
-     * {@code /proc/self/limits}); {@link Integer#MAX_VALUE} when unlimited or unknown.
+     * Linux's unbound default: the soft {@code RLIMIT_NPROC} of this process (getrlimit);
+     * {@link Integer#MAX_VALUE} when unlimited or unknown.
      */
     public static int defaultMaxUnbound() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
-                if (line.startsWith("Max processes")) {
-                    String soft = line.substring("Max processes".length()).trim().split("\\s+")[0];
-                    return soft.equals("unlimited") ? Integer.MAX_VALUE
-                            : Math.clamp(Long.parseLong(soft), 1, Integer.MAX_VALUE);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // Not Linux, or an unexpected format: no limit known.
+        try (SysCallContext sc = SysCallContext.confined()) {
+            long soft = ResourceLimits.softLimit(sc, ResourceLimits.RLIMIT_NPROC);
+            return soft < 0 ? Integer.MAX_VALUE : (int) Math.clamp(soft, 1, Integer.MAX_VALUE);
         }
-        return Integer.MAX_VALUE;
     }
 
     /**

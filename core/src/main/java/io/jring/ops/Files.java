@@ -45,11 +45,8 @@ final class Files {
         }
     }
 
-    /** The lookup itself: the slot's descriptor into {@code req.fd}, or {@link #NO_FILE}. */
     private static void resolveFixedNow(Request req) {
-        if (req.ring.resources().useFixedFile(req, req.fd) != 0) {
-            req.fd = NO_FILE;
-        }
+        req.ring.resources().lookUpFixedFile(req);   // req.fd: the slot's descriptor, or NO_FILE
     }
 
     /**
