@@ -73,10 +73,11 @@ public final class FioOptions {
             description = "Run this long before measuring (default 0).")
     long rampNanos;
 
-    @Option(names = "--jit_warmup", paramLabel = "<time>", defaultValue = "3", converter = FioUnits.Time.class,
+    @Option(names = "--jit_warmup", paramLabel = "<time>", defaultValue = "10", converter = FioUnits.Time.class,
             description = "jring only: each job first runs its engine, unmeasured, until the JIT has compiled it "
-                    + "(idle for 250 ms, after at least 500 ms), at most this long, before the clock starts (fio's "
-                    + "engines are compiled C); 0 = measure from the first I/O (default 3 s).")
+                    + "(two rounds, each until the JIT is idle for 250 ms; the first at least 500 ms), at most this "
+                    + "long, before the clock starts (fio's engines are compiled C); 0 = measure from the first I/O "
+                    + "(default 10 s).")
     long jitWarmupNanos;
 
     @Option(names = "--direct", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0", converter = FioUnits.Bool.class,

@@ -33,7 +33,7 @@ class FioOptionsTest {
         assertEquals(1, s.batchCompleteMin());
         assertEquals(1, s.batchCompleteMax(), "fio reaps one completion per call unless told otherwise");
         assertEquals(5_000_000_000L, s.runtimeNanos());
-        assertEquals(3_000_000_000L, s.jitWarmupNanos(), "JIT warm-up at most 3 s by default");
+        assertEquals(10_000_000_000L, s.jitWarmupNanos(), "JIT warm-up at most 10 s by default");
         assertFalse(s.latPercentiles());
         assertTrue(s.timeBased());
         assertFalse(s.direct());
