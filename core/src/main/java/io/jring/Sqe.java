@@ -17,6 +17,11 @@ public final class Sqe {
     public static final int POLL_ADD_MULTI = 1;
     /** {@code IORING_ACCEPT_MULTISHOT}, in {@code ioprio} of an ACCEPT. */
     public static final int ACCEPT_MULTISHOT = 1;
+    /**
+     * {@code IORING_FILE_INDEX_ALLOC}: as an SQE's {@code fileIndex} (OPENAT, MSG_RING
+     * SEND_FD), any free slot of the fixed-file table; the result is the slot.
+     */
+    public static final int FILE_INDEX_ALLOC = 0xFFFFFFFF;
 
     private int opcode;
     private int flags;
@@ -270,13 +275,25 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * SEND_FD: moves this ring's fixed file {@code srcFixedIndex} into the target's fixed slot
+     * {@code dstFixedIndex} (both 0-based; the SQE's file index is the slot + 1, as liburing's
+     * io_uring_prep_msg_ring_fd writes it).
+     */
     public Sqe prepMsgRingFd(IoUring target, int srcFixedIndex, int dstFixedIndex, long data, int msgFlags) {
         rw(Opcode.MSG_RING, -1, null, 0, data);
         opFlags = msgFlags;
         addr2 = MsgRing.SEND_FD;
         addr3 = srcFixedIndex;
-        fileIndex = dstFixedIndex;
+        fileIndex = dstFixedIndex + 1;
         arg = target;
+        return this;
+    }
+
+    /** SEND_FD into any free slot of the target's table ({@link #FILE_INDEX_ALLOC}): both CQEs carry the slot. */
+    public Sqe prepMsgRingFdAlloc(IoUring target, int srcFixedIndex, long data, int msgFlags) {
+        prepMsgRingFd(target, srcFixedIndex, 0, data, msgFlags);
+        fileIndex = FILE_INDEX_ALLOC;
         return this;
     }
 

@@ -227,6 +227,53 @@ class MsgRingTest {
     }
 
     /**
+     * The SQE's file index as Linux reads it (checked against the kernel's io_uring with the
+     * same SQEs): slot + 1, 0 and past the table -EINVAL, FILE_INDEX_ALLOC the first free
+     * slot, which both the sender's and the target's CQE carry; a full table or none at all
+     * -ENFILE for ALLOC, -ENXIO for a slot without a table.
+     */
+    @Test
+    void theRawFileIndexIsSlotPlusOneAndAllocReportsTheSlotToBothRings() {
+        int[] p = Fds.pipe();
+        try (IoUring src = IoUring.open(8); IoUring dst = IoUring.open(8); IoUring noTable = IoUring.open(8)) {
+            src.registerFiles(new int[] {p[0], p[1]});
+            dst.registerFiles(new int[] {p[0], -1, -1, -1});
+            src.getSqe().prepMsgRingFdAlloc(dst, 1, 77L, 0).userData(1);
+            src.submitAndWait(1);
+            assertEquals(1, senderResult(src, 1), "ALLOC: the first free slot, for the sender");
+            assertEquals(1, senderResult(dst, 77), "... and in the target's CQE");
+            src.getSqe().prepMsgRingFd(dst, 0, 2, 78L, 0).userData(2);
+            src.submitAndWait(1);
+            assertEquals(0, senderResult(src, 2));
+            assertEquals(0, senderResult(dst, 78));
+            src.getSqe().prepMsgRingFd(dst, 0, 2, 79L, 0).fileIndex(0).userData(3);
+            src.submitAndWait(1);
+            assertEquals(-Errno.EINVAL, senderResult(src, 3), "raw file index 0 is no slot");
+            src.getSqe().prepMsgRingFd(dst, 0, 2, 80L, 0).fileIndex(5).userData(4);
+            src.submitAndWait(1);
+            assertEquals(-Errno.EINVAL, senderResult(src, 4), "raw 5 is slot 4 of a 4-slot table");
+            src.getSqe().prepMsgRingFd(dst, 0, 2, 81L, 0).fileIndex(4).userData(5);
+            src.submitAndWait(1);
+            assertEquals(0, senderResult(src, 5), "raw 4 is slot 3");
+            assertEquals(0, senderResult(dst, 81));
+            src.getSqe().prepMsgRingFdAlloc(dst, 0, 82L, 0).userData(6);
+            src.submitAndWait(1);
+            assertEquals(-Errno.ENFILE, senderResult(src, 6), "ALLOC into a full table");
+            src.getSqe().prepMsgRingFdAlloc(noTable, 0, 83L, 0).userData(7);
+            src.submitAndWait(1);
+            assertEquals(-Errno.ENFILE, senderResult(src, 7), "ALLOC without a table");
+            src.getSqe().prepMsgRingFd(noTable, 0, 0, 84L, 0).userData(8);
+            src.submitAndWait(1);
+            assertEquals(-Errno.ENXIO, senderResult(src, 8), "a slot without a table");
+            assertEquals(0, dst.cqReady(), "failed installs post nothing to the target");
+            assertEquals(0, noTable.cqReady());
+        } finally {
+            Fds.close(p[0]);
+            Fds.close(p[1]);
+        }
+    }
+
+    /**
      * SEND_FD to a ring owned by another thread: the install runs in that thread's task and
      * the sender's CQE carries its result (Linux's io_msg_fd_remote / io_msg_tw_fd_complete):
      * 0 and the target's CQE, or the install's error and no target CQE.

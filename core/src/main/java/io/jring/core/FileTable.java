@@ -212,21 +212,16 @@ final class FileTable {
     }
 
     /**
-     * Installs a duplicate of a descriptor into slot {@code index} (MSG_RING SEND_FD),
-     * replacing what was there. 0, or as {@link #installOwned}.
+     * Installs a duplicate of a descriptor as the SQE's {@code fileIndex} asks (MSG_RING
+     * SEND_FD: slot + 1, or {@link #INDEX_ALLOC}), replacing what the slot held. As
+     * {@link #installOwned}.
      */
-    int install(int index, int fd) {
-        if (fds == null) {
-            return -Errno.ENXIO;
-        }
-        if (index < 0 || index >= fds.length) {
-            return -Errno.EINVAL;
-        }
+    int install(int fileIndex, int fd) {
         int d = dup(fd);
         if (d < 0) {
             return -Errno.EBADF;
         }
-        return installOwned(index + 1, d);
+        return installOwned(fileIndex, d);
     }
 
     /**

@@ -740,7 +740,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /**
      * Target's posting right, or any thread once the ring is closing (then it only drops):
      * posts the message's CQE, installing the sent file first. Returns the sender's result:
-     * 0; for SEND_FD the install's -errno (then no target CQE, as Linux), or -EOWNERDEAD if
+     * 0; for SEND_FD the install's result, which the target's CQE carries too (0, the slot
+     * for FILE_INDEX_ALLOC, or its -errno, then without a target CQE, as Linux), or -EOWNERDEAD if
      * the owner is gone ({@code ownerGone}: Linux's install task work run by an exiting
      * task); -EBADFD if the ring is closing. A data message still posts when the owner is
      * gone: the CQ outlives its owner, as Linux's fallback posts it too.
@@ -763,7 +764,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         if (!skipCqe) {
             poster.post(userData, res, cflags);
         }
-        return 0;
+        return fd >= 0 ? res : 0;   // SEND_FD: the sender's result is the install's (the slot for ALLOC)
     }
 
     /** close(): runs what is left in the inbox (the ring never got an owner); it only drops now. */

@@ -13,11 +13,13 @@ import io.jring.core.RingContext;
  * MSG_RING (the kernel's io_msg_ring): DATA posts a CQE to the target ring with
  * {@code res = len} and {@code userData = off} (and, with {@code MsgRing.FLAGS_PASS}, the
  * SQE's file index as CQE flags); SEND_FD moves registered file {@code addr3} into the
- * target's slot {@code fileIndex}, its CQE suppressed with {@code MsgRing.CQE_SKIP}. The
- * sender's result: 0, -EBADFD for a closed target, -EINVAL for bad flags, a target that is
- * not a ring or (SEND_FD) the sender's own ring, -EBADF for an empty source slot, and for
- * SEND_FD the install's error (-ENXIO: no file table, -EINVAL: slot out of range) or
- * -EOWNERDEAD (the target's owner died first). Inline under the sender's posting right; a
+ * target's table as the file index asks (slot + 1, or {@code Sqe.FILE_INDEX_ALLOC}: any free
+ * slot), its CQE suppressed with {@code MsgRing.CQE_SKIP}. The sender's result: 0 (the slot
+ * for ALLOC, also the target CQE's res), -EBADFD for a closed target, -EINVAL for bad flags,
+ * a target that is not a ring or (SEND_FD) the sender's own ring, -EBADF for an empty source
+ * slot, and for SEND_FD the install's error (-ENXIO: no file table, -ENFILE: no free slot or
+ * no table for ALLOC, -EINVAL: file index 0 or out of range) or -EOWNERDEAD (the target's
+ * owner died first). Inline under the sender's posting right; a
  * SEND_FD to another thread's ring completes when that thread's task has installed the
  * file, as Linux's io_msg_fd_remote.
  */
