@@ -2,6 +2,7 @@ package io.jring.core;
 
 import io.jring.Errno;
 import io.jring.IoUringException;
+import io.jring.Sqe;
 import io.jring.sys.DirectFds;
 import io.jring.sys.FsCalls;
 import io.jring.sys.SysCallContext;
@@ -17,7 +18,7 @@ import io.jring.sys.SysCallContext;
  */
 final class FileTable {
     /** {@code IORING_FILE_INDEX_ALLOC}: an SQE's file index asking for any free slot. */
-    static final int INDEX_ALLOC = 0xFFFFFFFF;
+    static final int INDEX_ALLOC = Sqe.FILE_INDEX_ALLOC;
     /** {@code IORING_REGISTER_FILES_SKIP}: an update entry that leaves its slot as it is. */
     static final int FILES_SKIP = -2;
 
