@@ -53,6 +53,28 @@ final class ArmedFd implements PollSource {
         count--;
     }
 
+    /**
+     * The file these waits were armed on is gone from this number (closed; the number may
+     * name another file now): unlinks them all, and they stay pending, as Linux's requests
+     * hold the old file; cancel or the ring's close ends them. Returns how many.
+     */
+    int orphanAll() {
+        int n = 0;
+        PollWait w = head;
+        while (w != null) {
+            PollWait next = w.next;
+            w.prev = null;
+            w.next = null;
+            w.on = null;
+            w = next;
+            n++;
+        }
+        head = null;
+        tail = null;
+        count = 0;
+        return n;
+    }
+
     /** The union of the linked waits' masks. */
     int interest() {
         int m = 0;

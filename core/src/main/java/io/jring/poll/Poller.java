@@ -282,8 +282,9 @@ public final class Poller {
      * found the fd not ready and no epoll wait of this task ran since, so the next edge is
      * still to come and the arm costs no syscall, provided the registration is current: the
      * interest covers {@code mask} and no close happened since it was set (a closed number
-     * may name a new file now). Closes made outside jring are not seen: an fd that jring
-     * polls must be closed through jring (CLOSE, {@code Fds.close}) if its number is reused.
+     * may name a new file now; waits armed on the closed file then stay pending, off the new
+     * one). Closes made outside jring are not seen: an fd that jring polls must be closed
+     * through jring (CLOSE, {@code Fds.close}) if its number is reused.
      */
     public int arm(PollWait w, int fd, int mask, boolean multishot, boolean checkNow) {
         if (fd < 0) {
@@ -310,7 +311,10 @@ public final class Poller {
         if (a.handle != 0) {
             r = modify(a.handle, fd, interest);
             if (r == -Errno.ENOENT) {
-                // The fd was closed (and its number perhaps reused): register it afresh.
+                // The fd was closed and its number names another file now: register it
+                // afresh. Waits still linked belong to the closed file: the new file's
+                // readiness is not theirs (they would read another connection's data).
+                demand -= a.orphanAll();
                 remove(a.handle, fd, false);
                 a.handle = 0;
             }
