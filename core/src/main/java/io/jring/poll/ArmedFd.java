@@ -59,19 +59,10 @@ final class ArmedFd implements PollSource {
      * hold the old file; cancel or the ring's close ends them. Returns how many.
      */
     int orphanAll() {
-        int n = 0;
-        PollWait w = head;
-        while (w != null) {
-            PollWait next = w.next;
-            w.prev = null;
-            w.next = null;
-            w.on = null;
-            w = next;
-            n++;
+        int n = count;
+        while (head != null) {
+            unlink(head);
         }
-        head = null;
-        tail = null;
-        count = 0;
         return n;
     }
 
