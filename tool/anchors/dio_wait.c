@@ -8,13 +8,15 @@
  *   mode 3: IOCB_FLAG_RESFD on every iocb, but io_getevents (the eventfd signal's cost alone),
  *   mode 4: no RESFD; an IOCB_CMD_POLL on an epoll fd (holding a wake eventfd) stays armed in
  *           the AIO context and the thread sleeps in io_getevents (a design that would keep
- *           wakeups from other threads without signalling an eventfd per completion).
+ *           wakeups from other threads without signalling an eventfd per completion),
+ *   mode 5: never sleeps: spins on the completion ring in user space (the bound on what
+ *           busy-polling before a sleep could gain).
  * Prints IOPS, busy CPU of the whole machine per I/O (from /proc/stat, steal excluded),
  * the number of sleeps and I/Os per voluntary context switch. Run the modes alternately:
  * docs/BENCHMARKS.md, issue 7, sixth session.
  *
  * build: gcc -O2 -o dio_wait dio_wait.c
- * usage: dio_wait <mode 1|2|3|4> <seconds> <file of at least 256 MiB, laid out> <depth 1..64>
+ * usage: dio_wait <mode 1..5> <seconds> <file of at least 256 MiB, laid out> <depth 1..64>
  */
 #define _GNU_SOURCE
 #include <linux/aio_abi.h>
@@ -47,10 +49,10 @@ static long busy(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 5) { fprintf(stderr, "usage: dio_wait <mode 1|2|3|4> <seconds> <file of >= 256 MiB> <depth 1..64>\n"); return 2; }
+    if (argc < 5) { fprintf(stderr, "usage: dio_wait <mode 1..5> <seconds> <file of >= 256 MiB> <depth 1..64>\n"); return 2; }
     int mode = atoi(argv[1]), depth = atoi(argv[4]);
     double secs = atof(argv[2]);
-    if (mode < 1 || mode > 4 || depth < 1 || depth > 64) { fprintf(stderr, "mode 1..4, depth 1..64\n"); return 2; }
+    if (mode < 1 || mode > 5 || depth < 1 || depth > 64) { fprintf(stderr, "mode 1..5, depth 1..64\n"); return 2; }
     int fd = open(argv[3], O_RDONLY | O_DIRECT);
     if (fd < 0) { perror("open"); return 1; }
     void *buf[64];
@@ -104,6 +106,10 @@ int main(int argc, char **argv) {
                 data = ring->ev[head].data;
                 __atomic_store_n(&ring->head, (head + 1) % ring->nr, __ATOMIC_RELEASE);
             } else {
+                if (mode == 5) {
+                    __builtin_ia32_pause();
+                    continue;
+                }
                 sleeps++;
                 if (mode == 2) {
                     struct epoll_event e;

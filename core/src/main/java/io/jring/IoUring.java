@@ -19,6 +19,10 @@ public final class IoUring implements AutoCloseable {
     public static final int MAX_ENTRIES = 32768;
     /** Largest CQ size (IORING_MAX_CQ_ENTRIES). */
     public static final int MAX_CQ_ENTRIES = 2 * MAX_ENTRIES;
+    /** The default of {@link Builder#waitSpin}. */
+    public static final Duration DEFAULT_WAIT_SPIN = Duration.ofNanos(50_000L);
+    private static final long DEFAULT_WAIT_SPIN_NANOS = DEFAULT_WAIT_SPIN.toNanos();
+    private static final Duration MAX_WAIT_SPIN = Duration.ofSeconds(1);
 
     static {
         ApiAccess.install(new ApiAccess() {
@@ -199,6 +203,7 @@ public final class IoUring implements AutoCloseable {
         private boolean legacyAsync;
         private boolean legacyMsgRing;
         private boolean callerCompletion;
+        private long waitSpinNanos = DEFAULT_WAIT_SPIN_NANOS;
 
         Builder() {}
 
@@ -267,6 +272,24 @@ public final class IoUring implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The longest a thread waiting for completions spins, with direct (O_DIRECT) I/O in
+         * flight, before it sleeps: adaptive, as the block layer's hybrid polling, it spins
+         * only while recent waits for the device ended within this limit, and only on a
+         * machine with more than one CPU. A completion seen while spinning saves the sleep's
+         * two context switches (lower latency at queue depth 1, more IOPS at low depths) at
+         * the cost of CPU time while the device works. Default 50 us; {@link Duration#ZERO}:
+         * always sleep at once. Negative or longer than 1 s: EINVAL.
+         */
+        public Builder waitSpin(Duration limit) {
+            Objects.requireNonNull(limit, "limit");
+            if (limit.isNegative() || limit.compareTo(MAX_WAIT_SPIN) > 0) {
+                throw new IoUringException(Errno.EINVAL, "waitSpin must be between 0 and 1 s, got " + limit);
+            }
+            this.waitSpinNanos = limit.toNanos();
+            return this;
+        }
+
         public IoUring build() {
             if ((flags & ~Setup.VALID) != 0) {
                 throw new IoUringException(Errno.EINVAL, "unknown setup flags 0x"
@@ -320,7 +343,7 @@ public final class IoUring implements AutoCloseable {
                 }
             }
             return new IoUring(new RingContext(new RingParams(sq, cq, flags, kind, attach, legacyAsync, legacyMsgRing,
-                    callerCompletion)));
+                    callerCompletion, waitSpinNanos)));
         }
 
         private static int roundUpPow2(int n) {

@@ -53,6 +53,22 @@ class IoUringSetupTest {
         assertEquals(Errno.EINVAL, errnoOf(() -> IoUring.builder().entries(entries).build()));
     }
 
+    @ParameterizedTest(name = "waitSpin {0} ns")
+    @ValueSource(longs = {-1L, Long.MIN_VALUE, 1_000_000_001L, Long.MAX_VALUE})
+    void aWaitSpinBelowZeroOrAboveOneSecondIsEinval(long nanos) {
+        assertEquals(Errno.EINVAL, errnoOf(() -> IoUring.builder().waitSpin(java.time.Duration.ofNanos(nanos))));
+    }
+
+    @ParameterizedTest(name = "waitSpin {0} ns")
+    @ValueSource(longs = {0L, 1L, 50_000L, 1_000_000_000L})
+    void aWaitSpinFromZeroToOneSecondBuildsARing(long nanos) {
+        try (IoUring ring = IoUring.builder().waitSpin(java.time.Duration.ofNanos(nanos)).build()) {
+            ring.getSqe().prepNop().userData(7);
+            assertEquals(1, ring.submitAndWait(1));
+            assertEquals(7L, ring.waitCqe().userData());
+        }
+    }
+
     @ParameterizedTest(name = "entries {0}")
     @ValueSource(ints = {0, -1, 32769})
     void invalidEntriesOfOpenAreEinval(int entries) {

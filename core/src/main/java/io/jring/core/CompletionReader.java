@@ -21,12 +21,14 @@ final class CompletionReader {
     private final CompletionQueue cq;
     private final LocalWorkList local;
     private final boolean singleIssuer;
+    private final CompletionSpin spin;
 
-    CompletionReader(RingContext ring) {
+    CompletionReader(RingContext ring, long waitSpinNanos) {
         this.ring = ring;
         this.cq = ring.cq;
         this.local = ring.local;
         this.singleIssuer = ring.singleIssuer;
+        this.spin = new CompletionSpin(waitSpinNanos);
     }
 
     /** Any thread may look at the CQ (it is shared memory in Linux). */
@@ -266,12 +268,16 @@ final class CompletionReader {
                 Thread.currentThread().interrupt();
                 throw new IoUringException(Errno.EINTR, "interrupted while waiting for completions");
             }
+            DirectIo dio = ring.directIoIfStarted();
+            boolean dioWait = dio != null && dio.busy();
+            long waitStart = dioWait ? System.nanoTime() : 0L;
+            if (dioWait && spinForDevice(tc, dio, n, waitStart, deadline)) {
+                continue;
+            }
             ring.waiter = tc;
             if (local != null) {
                 local.arm(n - cq.ready());
             }
-            DirectIo dio = ring.directIoIfStarted();
-            boolean dioWait = dio != null && dio.busy();
             Poller p = dioWait ? directIoPoller(tc, dio) : demandPoller(tc);
             if (p != null) {
                 p.markSleeping();
@@ -299,6 +305,9 @@ final class CompletionReader {
             if (local != null) {
                 local.disarm();
             }
+            if (dioWait && dio.hasCompletions()) {
+                spin.record(System.nanoTime() - waitStart);
+            }
             if (p != null) {
                 p.clearSleeping();
                 if (dioWait) {
@@ -309,5 +318,34 @@ final class CompletionReader {
             }
             ring.waiter = null;
         }
+    }
+
+    /**
+     * Token held, direct I/O in flight, nothing ready: watches for a device completion (or
+     * any other reason to go round the loop) for the {@link CompletionSpin} budget instead of
+     * sleeping at once. True if the loop should go round again; false: sleep.
+     */
+    private boolean spinForDevice(TaskContext tc, DirectIo dio, int n, long start, long deadline) {
+        long budget = spin.budget();
+        if (budget == 0L) {
+            return false;
+        }
+        long end = start + budget;
+        if (deadline != 0L && deadline - end < 0) {
+            end = deadline;
+        }
+        long now = start;
+        do {
+            if (dio.hasCompletions()) {
+                spin.record(now - start);
+                return true;
+            }
+            if (tc.hasPendingWork() || (local != null && !local.isEmpty()) || cq.ready() >= n || ring.closed != 0) {
+                return true;
+            }
+            Thread.onSpinWait();
+            now = System.nanoTime();
+        } while (end - now > 0);
+        return false;
     }
 }

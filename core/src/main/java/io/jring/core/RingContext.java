@@ -201,7 +201,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         } else {
             this.iowq = new IoWq("r" + id, IoWq.defaultMaxBounded(sqEntries), IoWq.DEFAULT_MAX_UNBOUND);
         }
-        this.reader = new CompletionReader(this);
+        this.reader = new CompletionReader(this, p.waitSpinNanos());
     }
 
     public int id() {

@@ -22,6 +22,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -189,7 +190,7 @@ class DirectIoTest {
         Path f = dir.resolve("p");
         Files.write(f, new byte[8 * 4096]);
         int fd = Fds.open(f, OpenFlags.RDONLY | OpenFlags.DIRECT, 0);
-        IoUring ring = IoUring.builder().entries(8).flags(Setup.SINGLE_ISSUER).build();
+        IoUring ring = IoUring.builder().entries(8).flags(Setup.SINGLE_ISSUER).waitSpin(Duration.ZERO).build();
         io.jring.tw.TaskContext tc = io.jring.tw.TaskContext.current();
         try (Arena arena = Arena.ofShared()) {
             // Until the waiter had to sleep at least once (a read that completed before the
@@ -208,6 +209,47 @@ class DirectIoTest {
             Fds.close(fd);
         }
         assertNull(tc.pollerIfOpen(), "closing the last ring that used the poller closes it");
+    }
+
+    /**
+     * With a spin limit far above the device's time (1 s), a waiter takes each read's
+     * completion from the AIO ring while spinning: it never sleeps, so it never needs a
+     * poller for the device's eventfd (run on a fresh thread, which has none).
+     */
+    @Test
+    void aWaiterSpinsForDeviceCompletionsDueWithinItsLimitInsteadOfSleeping() throws Exception {
+        Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() > 1, "a single CPU never spins");
+        Path f = dir.resolve("spin");
+        Files.write(f, pattern(8 * 4096, 3));
+        int fd = Fds.open(f, OpenFlags.RDONLY | OpenFlags.DIRECT, 0);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicReference<Object> pollerAfter = new AtomicReference<>("not run");
+        Thread t = new Thread(() -> {
+            try (IoUring ring = IoUring.builder().entries(8).flags(Setup.SINGLE_ISSUER)
+                    .waitSpin(Duration.ofSeconds(1)).build();
+                 Arena arena = Arena.ofConfined()) {
+                MemorySegment buf = arena.allocate(4096, 4096);
+                byte[] want = pattern(8 * 4096, 3);
+                for (int i = 0; i < 8; i++) {
+                    ring.getSqe().prepRead(fd, buf, i * 4096L).userData(i);
+                    assertEquals(1, ring.submitAndWait(1));
+                    Cqe c = ring.waitCqe();
+                    assertEquals(4096, c.res());
+                    assertEquals(want[i * 4096 + 17], buf.get(ValueLayout.JAVA_BYTE, 17));
+                    ring.cqeSeen(c);
+                }
+                pollerAfter.set(io.jring.tw.TaskContext.current().pollerIfOpen());
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        t.start();
+        t.join();
+        Fds.close(fd);
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+        assertNull(pollerAfter.get(), "the waiter slept in a poller although every completion was due within its spin");
     }
 
     // ---------------------------------------------------------------- sizes and alignments

@@ -80,6 +80,12 @@ public final class FioOptions {
                     + "(default 10 s).")
     long jitWarmupNanos;
 
+    @Option(names = "--wait_spin", paramLabel = "<time>", defaultValue = "50us", converter = FioUnits.Time.class,
+            description = "jring only: the ring's waitSpin, the longest a wait with O_DIRECT I/O in flight spins for "
+                    + "the device before it sleeps (adaptive: only while recent waits ended within it); 0 = sleep at "
+                    + "once, as fio's engines do (default 50us, the ring's default).")
+    long waitSpinNanos;
+
     @Option(names = "--direct", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0", converter = FioUnits.Bool.class,
             description = "1 = O_DIRECT (buffers aligned to 4096; bs a multiple of 512).")
     boolean direct;
@@ -150,6 +156,9 @@ public final class FioOptions {
         if (timeBased && runtimeNanos == 0) {
             throw new IllegalArgumentException("--time_based needs a --runtime > 0 (or --time_based=0 to run until --size is done)");
         }
+        if (waitSpinNanos < 0 || waitSpinNanos > 1_000_000_000L) {
+            throw new IllegalArgumentException("--wait_spin must be between 0 and 1s");
+        }
         if (batchSubmit < 0 || batchCompleteMin < 0 || batchCompleteMax < 0) {
             throw new IllegalArgumentException("iodepth_batch_* values must be >= 0");
         }
@@ -163,7 +172,7 @@ public final class FioOptions {
         boolean warm = !direct && !invalidate;
         return new JobSpec(name, filename, directory, size, rw, mix, (int) bs, depth, iodepth, submit, completeMin,
                 completeMax, runtimeNanos, timeBased, rampNanos, direct, numjobs, fsync, invalidate, warm, ioengine,
-                fixedBufs, registerFiles, latPercentiles, !noRandomMap, jitWarmupNanos, givenOptions(parsed));
+                fixedBufs, registerFiles, latPercentiles, !noRandomMap, jitWarmupNanos, waitSpinNanos, givenOptions(parsed));
     }
 
     /** The options as typed (name without dashes -> value), in order, as fio lists them in "job options". */

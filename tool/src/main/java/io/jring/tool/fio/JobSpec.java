@@ -21,6 +21,7 @@ import java.util.Map;
  * @param latPercentiles fio's lat_percentiles: percentiles of the total latency (slat + clat) too
  * @param randomMap fio's random map (default): each pass over the region uses every block once; false = norandommap
  * @param jitWarmupNanos how long each job runs its engine, unmeasured, before the run (0 = not at all)
+ * @param waitSpinNanos jring only: the ring's {@code waitSpin} limit (0 = sleep at once)
  * @param givenOptions the options as typed, for fio's "job options" in the JSON output
  */
 public record JobSpec(
@@ -50,6 +51,7 @@ public record JobSpec(
         boolean latPercentiles,
         boolean randomMap,
         long jitWarmupNanos,
+        long waitSpinNanos,
         Map<String, String> givenOptions) {
 
     /** Bytes the job issues before it stops when not time based: the file region, rounded down to bs. */
@@ -61,7 +63,7 @@ public record JobSpec(
     JobSpec forJitWarmup(long nanos) {
         return new JobSpec(name, filename, directory, size, rw, rwmixread, bs, iodepth, requestedIodepth, batchSubmit,
                 batchCompleteMin, batchCompleteMax, nanos, true, 0L, direct, numjobs, fsync, invalidate, warm,
-                ioengine, fixedBufs, registerFiles, latPercentiles, randomMap, 0L, givenOptions);
+                ioengine, fixedBufs, registerFiles, latPercentiles, randomMap, 0L, waitSpinNanos, givenOptions);
     }
 
     /** The whole planned duration, ramp included, or 0 when bounded by size only. */

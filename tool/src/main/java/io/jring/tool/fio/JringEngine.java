@@ -12,6 +12,7 @@ import io.jring.SqeFlags;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 
 /**
  * The jring engine: fio's io_uring engine on a jring {@link IoUring}. One SINGLE_ISSUER ring
@@ -75,7 +76,8 @@ final class JringEngine implements IoEngine {
         fixedBufs = spec.fixedBufs();
         try {
             fd = Fds.open(job.file, EngineFiles.openFlags(spec), 0);
-            ring = IoUring.builder().entries(depth).flags(Setup.SINGLE_ISSUER).build();
+            ring = IoUring.builder().entries(depth).flags(Setup.SINGLE_ISSUER)
+                    .waitSpin(Duration.ofNanos(spec.waitSpinNanos())).build();
             if (spec.direct() && depth > 1) {
                 // Direct I/O blocks an io-wq worker per request: allow iodepth of them
                 // (Linux's default bounded limit is min(entries, 4 * CPUs)).

@@ -34,6 +34,7 @@ class FioOptionsTest {
         assertEquals(1, s.batchCompleteMax(), "fio reaps one completion per call unless told otherwise");
         assertEquals(5_000_000_000L, s.runtimeNanos());
         assertEquals(10_000_000_000L, s.jitWarmupNanos(), "JIT warm-up at most 10 s by default");
+        assertEquals(io.jring.IoUring.DEFAULT_WAIT_SPIN.toNanos(), s.waitSpinNanos(), "the ring's default spin");
         assertFalse(s.latPercentiles());
         assertTrue(s.timeBased());
         assertFalse(s.direct());
@@ -125,5 +126,14 @@ class FioOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> parse("--size=1k", "--bs=4k"));
         assertThrows(IllegalArgumentException.class, () -> parse("--iodepth=0"));
         assertThrows(CommandLine.ParameterException.class, () -> parse("--bs=4q"));
+    }
+
+    @Test
+    void waitSpinTakesATimeWithUnitsAndRejectsOutOfRange() {
+        assertEquals(0L, parse("--wait_spin=0").waitSpinNanos());
+        assertEquals(20_000L, parse("--wait_spin=20us").waitSpinNanos());
+        assertEquals(2_000_000L, parse("--wait_spin=2ms").waitSpinNanos());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> parse("--wait_spin=2s")).getMessage()
+                .contains("--wait_spin"));
     }
 }
