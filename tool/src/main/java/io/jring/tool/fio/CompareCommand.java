@@ -142,9 +142,11 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
             }
             Map<Contender, double[]> results = new LinkedHashMap<>();
             Map<Contender, double[]> p99s = new LinkedHashMap<>();
+            Map<Contender, double[]> cpus = new LinkedHashMap<>();
             for (Contender c : contenders) {
                 results.put(c, nanRounds());
                 p99s.put(c, nanRounds());
+                cpus.put(c, nanRounds());
             }
             for (int r = 0; r < rounds; r++) {
                 // Rotate the order each round, so no configuration always runs first or after the same one.
@@ -153,16 +155,18 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
                     Sample s = runOnce(c, c.command(fio, file, plan), out);
                     results.get(c)[r] = s.iops();
                     p99s.get(c)[r] = s.p99Nanos();
+                    cpus.get(c)[r] = s.cpuPercent();
                     if (!Double.isNaN(s.iops())) {
-                        out.printf(Locale.ROOT, "round %d/%d  QD%-3d %-18s %10s IOPS  p99 %s%n", r + 1, rounds, c.depth(),
-                                c.label(), Figures.si(s.iops()), Double.isNaN(s.p99Nanos()) ? "-"
-                                        : String.format(Locale.ROOT, "%.0f us", s.p99Nanos() / 1000.0));
+                        out.printf(Locale.ROOT, "round %d/%d  QD%-3d %-18s %10s IOPS  p99 %s  job cpu %s%n", r + 1, rounds,
+                                c.depth(), c.label(), Figures.si(s.iops()), Double.isNaN(s.p99Nanos()) ? "-"
+                                        : String.format(Locale.ROOT, "%.0f us", s.p99Nanos() / 1000.0),
+                                Double.isNaN(s.cpuPercent()) ? "-" : String.format(Locale.ROOT, "%.0f%%", s.cpuPercent()));
                     }
                     out.flush();
                 }
             }
             out.println();
-            CompareTable.print(out, results, p99s, direct, iodepths);
+            CompareTable.print(out, results, p99s, cpus, direct, iodepths);
             return 0;
         } finally {
             if (temp) {
@@ -209,9 +213,9 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
         return v;
     }
 
-    /** One run's read IOPS and p99 total latency in ns; NaN where the run gave none. */
-    record Sample(double iops, double p99Nanos) {
-        static final Sample FAILED = new Sample(Double.NaN, Double.NaN);
+    /** One run's read IOPS, p99 total latency in ns and job CPU in per cent; NaN where the run gave none. */
+    record Sample(double iops, double p99Nanos, double cpuPercent) {
+        static final Sample FAILED = new Sample(Double.NaN, Double.NaN, Double.NaN);
     }
 
     /** Runs one configuration and returns its figures, or {@link Sample#FAILED} (with the reason printed). */
@@ -242,7 +246,8 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
                 out.println(what + ": failed (error " + (long) error + "): " + firstLines(stderr.join()));
                 return Sample.FAILED;
             }
-            return new Sample(iops, p99Nanos(json));
+            return new Sample(iops, p99Nanos(json),
+                    JsonReader.number(json, "jobs.0.usr_cpu") + JsonReader.number(json, "jobs.0.sys_cpu"));
         } catch (IOException e) {
             out.println(what + ": cannot run " + cmd.getFirst() + ": " + e.getMessage());
             return Sample.FAILED;

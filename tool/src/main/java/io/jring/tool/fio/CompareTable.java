@@ -21,8 +21,14 @@ final class CompareTable {
 
     static void print(PrintWriter out, Map<Contender, double[]> results, Map<Contender, double[]> p99s,
                       boolean direct, int[] depths) {
+        print(out, results, p99s, Map.of(), direct, depths);
+    }
+
+    /** {@code cpus}: the job thread's CPU use per round, in per cent of the run (fio's usr_cpu + sys_cpu). */
+    static void print(PrintWriter out, Map<Contender, double[]> results, Map<Contender, double[]> p99s,
+                      Map<Contender, double[]> cpus, boolean direct, int[] depths) {
         out.println("QD   engine              median IOPS   spread   rounds   vs fio io_uring   vs fio psync"
-                + "    p99 lat   p99 vs fio io_uring");
+                + "    p99 lat   p99 vs fio io_uring   job cpu");
         for (Map.Entry<Contender, double[]> e : results.entrySet()) {
             Contender c = e.getKey();
             Rounds r = rounds(e.getValue());
@@ -31,16 +37,19 @@ final class CompareTable {
                 continue;
             }
             Rounds p99 = rounds(p99s.get(c));
-            out.printf(Locale.ROOT, "%-4d %-18s %12s %8s %8d %17s %14s %10s %21s%n", c.depth(), c.label(),
+            Rounds cpu = rounds(cpus.get(c));
+            out.printf(Locale.ROOT, "%-4d %-18s %12s %8s %8d %17s %14s %10s %21s %9s%n", c.depth(), c.label(),
                     Figures.si(r.median()), Figures.percent(r.spread()), r.count(),
                     ratio(r, median(results, true, "io_uring", c.depth())),
                     ratio(r, median(results, true, "psync", 1)),
                     p99 == null ? "-" : String.format(Locale.ROOT, "%.0f us", p99.median() / 1000.0),
-                    p99 == null ? "-" : ratio(p99, median(p99s, true, "io_uring", c.depth())));
+                    p99 == null ? "-" : ratio(p99, median(p99s, true, "io_uring", c.depth())),
+                    cpu == null ? "-" : String.format(Locale.ROOT, "%.0f%%", cpu.median()));
         }
         out.println();
         out.println("(median of the rounds; spread = (max - min) / median; ratios = this row's median / the anchor's median;"
-                + " p99 lat = 99th percentile of submission + completion latency)");
+                + " p99 lat = 99th percentile of submission + completion latency;"
+                + " job cpu = the job thread's user + system CPU time in per cent of the run)");
         List<String> checks = new ArrayList<>();
         for (int depth : depths) {
             double jring = median(results, false, "jring", depth);

@@ -27,11 +27,14 @@ class CompareTableTest {
         Map<Contender, double[]> p99s = new LinkedHashMap<>();
         p99s.put(new Contender(true, "io_uring", 32), new double[] {100_000, 120_000, 110_000});
         p99s.put(new Contender(false, "jring", 32), new double[] {99_000, Double.NaN, 130_000});
-        CompareTable.print(new PrintWriter(sw), results, p99s, false, new int[] {32});
+        Map<Contender, double[]> cpus = new LinkedHashMap<>();
+        cpus.put(new Contender(true, "io_uring", 32), new double[] {40.0, 44.0, 42.0});
+        cpus.put(new Contender(false, "jring", 32), new double[] {97.0, 99.0, 98.4});
+        CompareTable.print(new PrintWriter(sw), results, p99s, cpus, false, new int[] {32});
         String out = sw.toString();
-        assertTrue(out.matches("(?s).*\n32 +jring +390\\.0K +10\\.3% +3 +1\\.30x +0\\.78x +115 us +1\\.04x\n.*"), out);
-        assertTrue(out.matches("(?s).*\n32 +fio io_uring +300\\.0K +6\\.7% +3 +1\\.00x +0\\.60x +110 us +1\\.00x\n.*"), out);
-        assertTrue(out.matches("(?s).*\n1 +fio psync +500\\.0K +0\\.0% +3 +- +1\\.00x +- +-\n.*"), out);
+        assertTrue(out.matches("(?s).*\n32 +jring +390\\.0K +10\\.3% +3 +1\\.30x +0\\.78x +115 us +1\\.04x +98%\n.*"), out);
+        assertTrue(out.matches("(?s).*\n32 +fio io_uring +300\\.0K +6\\.7% +3 +1\\.00x +0\\.60x +110 us +1\\.00x +42%\n.*"), out);
+        assertTrue(out.matches("(?s).*\n1 +fio psync +500\\.0K +0\\.0% +3 +- +1\\.00x +- +- +-\n.*"), out);
         assertTrue(out.contains("afc"), out);
         assertTrue(out.contains("QD32: jring / fio io_uring = 1.30x (target >= 1.20x: met)"), out);
         assertTrue(out.contains("QD32: jring / fio psync = 0.78x (target >= 0.85x: MISSED)"), out);
