@@ -340,7 +340,8 @@ final class CompletionReader {
                 spin.record(now - start);
                 return true;
             }
-            if (tc.hasPendingWork() || (local != null && !local.isEmpty()) || cq.ready() >= n || ring.closed != 0) {
+            if (tc.hasPendingWork() || (local != null && !local.isEmpty()) || cq.ready() >= n || ring.closed != 0
+                    || Thread.currentThread().isInterrupted()) {
                 return true;
             }
             Thread.onSpinWait();
