@@ -31,7 +31,7 @@ final class CompletionSpin {
     /** {@code limitNanos} 0: never spin. */
     CompletionSpin(long limitNanos) {
         this.limitNanos = MULTI_CPU ? Math.max(limitNanos, 0L) : 0L;
-        this.meanScaled = limitNanos / 2 << SHIFT;   // optimistic start: one trial spin
+        this.meanScaled = this.limitNanos / 2 << SHIFT;   // optimistic start: one trial spin
     }
 
     /** How long the next wait may spin before it sleeps (0: sleep at once). */

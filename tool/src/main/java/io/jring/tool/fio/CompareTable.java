@@ -19,11 +19,6 @@ import java.util.Map;
 final class CompareTable {
     private CompareTable() {}
 
-    static void print(PrintWriter out, Map<Contender, double[]> results, Map<Contender, double[]> p99s,
-                      boolean direct, int[] depths) {
-        print(out, results, p99s, Map.of(), direct, depths);
-    }
-
     /** {@code cpus}: the job thread's CPU use per round, in per cent of the run (fio's usr_cpu + sys_cpu). */
     static void print(PrintWriter out, Map<Contender, double[]> results, Map<Contender, double[]> p99s,
                       Map<Contender, double[]> cpus, boolean direct, int[] depths) {

@@ -55,7 +55,7 @@ class CompareTableTest {
         p99s.put(new Contender(true, "io_uring", 8), new double[] {200_000});
         p99s.put(new Contender(false, "jring", 8), new double[] {260_000});
         StringWriter sw = new StringWriter();
-        CompareTable.print(new PrintWriter(sw), results, p99s, true, new int[] {1, 8});
+        CompareTable.print(new PrintWriter(sw), results, p99s, Map.of(), true, new int[] {1, 8});
         String out = sw.toString();
         assertTrue(out.contains("QD1 O_DIRECT (issue 7): jring / fio io_uring = 0.99x (target >= 0.95x: met)"), out);
         assertTrue(out.contains("QD1 O_DIRECT (issue 7): p99 jring / fio io_uring = 1.05x (target <= 1.10x: met)"), out);
