@@ -13,7 +13,7 @@
  *           busy-polling before a sleep could gain).
  * Prints IOPS, busy CPU of the whole machine per I/O (from /proc/stat, steal excluded),
  * the number of sleeps and I/Os per voluntary context switch. Run the modes alternately:
- * docs/BENCHMARKS.md, issue 7, sixth session.
+ * docs/BENCHMARKS.md, issue 7, sixth session (modes 1-4) and seventh (mode 5).
  *
  * build: gcc -O2 -o dio_wait dio_wait.c
  * usage: dio_wait <mode 1..5> <seconds> <file of at least 256 MiB, laid out> <depth 1..64>
