@@ -24,7 +24,7 @@ class IoWqMaxWorkersTest {
     @Test
     void returnsThePreviousPairStartingFromLinuxDefaults() {
         try (IoUring ring = IoUring.open(8)) {
-            int[] defaults = {IoWq.defaultMaxBounded(8), IoWq.DEFAULT_MAX_UNBOUND};
+            int[] defaults = {IoWq.defaultMaxBounded(8), IoWq.defaultMaxUnbound()};
             assertArrayEquals(defaults, ring.registerIoWqMaxWorkers(0, 0), "0, 0 only reads");
             assertArrayEquals(defaults, ring.registerIoWqMaxWorkers(2, 3));
             assertArrayEquals(new int[] {2, 3}, ring.registerIoWqMaxWorkers(5, 7));

@@ -135,6 +135,9 @@ final class CompletionPoster {
     }
 
     void failedEvent(Request req, int err, String reason) {
+        if (!Tracing.reqFailed) {
+            return;
+        }
         ReqFailedEvent ev = new ReqFailedEvent();
         if (ev.shouldCommit()) {
             ev.ring = ring.id;
@@ -184,6 +187,9 @@ final class CompletionPoster {
     }
 
     private void traceOverflow(long userData, int res) {
+        if (!Tracing.cqeOverflow) {
+            return;
+        }
         CqeOverflowEvent ov = new CqeOverflowEvent();
         if (ov.shouldCommit()) {
             ov.ring = ring.id;

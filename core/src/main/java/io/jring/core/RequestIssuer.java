@@ -45,6 +45,17 @@ final class RequestIssuer {
         this.poster = ring.poster;
         this.links = ring.links;
         this.drain = ring.drain;
+        initializeOnOpen();
+    }
+
+    /**
+     * The op table and the tracing flags (whose JFR listener loads part of JFR) are initialised
+     * when a ring opens, not on its first submit: in a fresh JVM that takes several milliseconds
+     * a first TIMEOUT would otherwise add to its deadline (issue 16, cold start).
+     */
+    private static void initializeOnOpen() {
+        OpTable.get(Opcode.NOP);
+        Tracing.initialize();
     }
 
     /**

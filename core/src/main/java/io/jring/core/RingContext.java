@@ -199,7 +199,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         if (p.attachWq() != null) {
             this.iowq = p.attachWq().iowq.attach();
         } else {
-            this.iowq = new IoWq("r" + id, IoWq.defaultMaxBounded(sqEntries), IoWq.DEFAULT_MAX_UNBOUND);
+            this.iowq = new IoWq("r" + id, IoWq.defaultMaxBounded(sqEntries), IoWq.UNBOUND_FROM_RLIMIT);
         }
         this.reader = new CompletionReader(this, p.waitSpinNanos());
     }

@@ -14,8 +14,11 @@ import java.lang.foreign.MemorySegment;
 public final class RingResources {
     final FileTable files = new FileTable();
     final BufferTable buffers = new BufferTable();
-    /** Shared arena: the posting right may pass between threads (one at a time). */
-    private final SysCallContext inlineSys = SysCallContext.shared();
+    /**
+     * Shared arena: the posting right may pass between threads (one at a time). Created by the
+     * first inline syscall, so opening a ring binds no native code (issue 16, cold start).
+     */
+    private SysCallContext inlineSys;
     /** Grown on demand for vectors longer than the scratch's iovec array (inline side). */
     private MemorySegment largeIov;
     private Arena largeIovArena;
@@ -69,6 +72,12 @@ public final class RingResources {
 
     /** The inline syscall scratch. */
     public SysCallContext inlineSys() {
+        SysCallContext sc = inlineSys;
+        return sc != null ? sc : createInlineSys();
+    }
+
+    private SysCallContext createInlineSys() {
+        inlineSys = SysCallContext.shared();
         return inlineSys;
     }
 
@@ -94,7 +103,9 @@ public final class RingResources {
     /** The ring has closed and nothing is in flight: closes duplicates and frees native memory. */
     void release() {
         files.release();
-        inlineSys.close();
+        if (inlineSys != null) {
+            inlineSys.close();
+        }
         if (largeIovArena != null) {
             largeIovArena.close();
             largeIovArena = null;

@@ -49,8 +49,13 @@ public final class IoWq implements AutoCloseable {
     /** Linux's {@code WORKER_IDLE_TIMEOUT}: 5 seconds. */
     public static final long DEFAULT_IDLE_MILLIS = 5_000;
 
-    /** Linux's unbound default for this process: {@link #defaultMaxUnbound()}, read once. */
-    public static final int DEFAULT_MAX_UNBOUND = defaultMaxUnbound();
+    /**
+     * A {@code maxUnbound} that means Linux's default, the soft RLIMIT_NPROC
+     * ({@link #defaultMaxUnbound()}), read when the account first needs its limit rather than
+     * when the ring opens: a ring that never blocks on unbound work makes no system call for it,
+     * and the first ring of a JVM opens without binding a native call (issue 16, cold start).
+     */
+    public static final int UNBOUND_FROM_RLIMIT = -1;
 
     /** Outcome of {@link #cancel}, as Linux's {@code enum io_wq_cancel}. */
     public enum CancelResult {
@@ -96,11 +101,11 @@ public final class IoWq implements AutoCloseable {
     /**
      * @param name part of the worker threads' names
      * @param maxBounded worker limit of the bounded account, at least 1
-     * @param maxUnbound worker limit of the unbound account, at least 1
+     * @param maxUnbound worker limit of the unbound account, at least 1, or {@link #UNBOUND_FROM_RLIMIT}
      * @param idleTimeout how long a worker waits for work before it retires; positive
      */
     public IoWq(String name, int maxBounded, int maxUnbound, Duration idleTimeout) {
-        if (maxBounded < 1 || maxUnbound < 1) {
+        if (maxBounded < 1 || (maxUnbound < 1 && maxUnbound != UNBOUND_FROM_RLIMIT)) {
             throw new IllegalArgumentException("io-wq worker limits must be >= 1, got bounded="
                     + maxBounded + " unbound=" + maxUnbound);
         }

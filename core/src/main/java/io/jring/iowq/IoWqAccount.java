@@ -34,6 +34,7 @@ final class IoWqAccount {
     /** Every worker whose thread may be alive; terminated ones are pruned on registration. */
     private final List<IoWorker> workers = new ArrayList<>();
 
+    /** The worker limit; {@link IoWq#UNBOUND_FROM_RLIMIT} until first needed (see {@link #limit}). Guarded by the monitor. */
     private int maxWorkers;
     /** Workers started or about to start (reserved by enqueue), not yet retired. */
     private int nrWorkers;
@@ -86,7 +87,7 @@ final class IoWqAccount {
             wake(free.first());
             return null;
         }
-        if (nrWorkers >= maxWorkers) {
+        if (nrWorkers >= limit()) {
             return null; // a busy worker takes it when its current item is done
         }
         int running = nrWorkers - blocked;
@@ -118,7 +119,7 @@ final class IoWqAccount {
             if (!exiting && work.runnableCount() > waking) {
                 if (!free.isEmpty()) {
                     wake(free.first());
-                } else if (nrWorkers < maxWorkers) {
+                } else if (nrWorkers < limit()) {
                     created = reserve();
                 }
             }
@@ -186,7 +187,15 @@ final class IoWqAccount {
 
     /** Worker side: more workers than the (lowered) limit, so the asking one retires. */
     boolean isSurplus() {
-        return nrWorkers > maxWorkers;
+        return nrWorkers > limit();
+    }
+
+    /** The limit, reading Linux's unbound default (RLIMIT_NPROC) the first time it is needed. Under the monitor. */
+    private int limit() {
+        if (maxWorkers == IoWq.UNBOUND_FROM_RLIMIT) {
+            maxWorkers = IoWq.defaultMaxUnbound();
+        }
+        return maxWorkers;
     }
 
     /** Worker side: puts {@code w} on the free list; returns the deadline of its idle time. */
@@ -222,7 +231,7 @@ final class IoWqAccount {
         List<IoWorker> created = new ArrayList<>(0);
         int previous;
         synchronized (this) {
-            previous = maxWorkers;
+            previous = limit();
             if (max != 0) {
                 maxWorkers = max;
                 // Lowered: free surplus workers retire now, busy ones after their item.

@@ -16,6 +16,9 @@ import jdk.jfr.StackTrace;
  * disabled JFR event and asking {@code shouldCommit()} still costs a few nanoseconds, about a
  * quarter of a NOP's whole trip through the ring; a kernel tracepoint is a patched-out jump
  * when off. So the hot paths test these flags first and build an event only when one is on.
+ * Every event is behind a flag, even the rare ones: the first instance of a JFR event class
+ * initialises JFR's metadata (~100 ms in a fresh JVM), which a program that records nothing
+ * must never pay (the first failed request or overflow would stall its thread that long).
  *
  * <p>The flags are recomputed whenever a recording starts, stops or changes state
  * ({@link FlightRecorderListener}), and once a second while any recording runs (the periodic
@@ -30,6 +33,8 @@ public final class Tracing {
     public static volatile boolean taskAdd;
     public static volatile boolean taskWorkRun;
     public static volatile boolean pollArm;
+    public static volatile boolean reqFailed;
+    public static volatile boolean cqeOverflow;
 
     static {
         try {
@@ -52,6 +57,14 @@ public final class Tracing {
     }
 
     private Tracing() {}
+
+    /**
+     * Initialises this class now if it is not yet (registers the recording listener and reads
+     * the flags); later calls do nothing. Called when a ring opens, so the first submit does not pay it.
+     */
+    public static void initialize() {
+        // The static initialiser above has run by the time this body executes.
+    }
 
     /** The periodic hook's event: it carries nothing, its hook re-reads the settings. */
     @Name("jring.TracingRefresh")
@@ -82,6 +95,8 @@ public final class Tracing {
         taskAdd = isOn(TaskAddEvent.class);
         taskWorkRun = isOn(TaskWorkRunEvent.class);
         pollArm = isOn(PollArmEvent.class);
+        reqFailed = isOn(ReqFailedEvent.class);
+        cqeOverflow = isOn(CqeOverflowEvent.class);
     }
 
     private static boolean isOn(Class<? extends Event> type) {

@@ -152,6 +152,15 @@ class IoWqTest {
     }
 
     @Test
+    void unboundLimitFromRlimitIsTheProcessSoftNprocWhenFirstAsked() {
+        try (IoWq wq = new IoWq("rlimit", 2, IoWq.UNBOUND_FROM_RLIMIT)) {
+            assertArrayEquals(new int[] {2, IoWq.defaultMaxUnbound()}, wq.setMaxWorkers(0, 0));
+            assertArrayEquals(new int[] {2, IoWq.defaultMaxUnbound()}, wq.setMaxWorkers(0, 3));
+            assertArrayEquals(new int[] {2, 3}, wq.setMaxWorkers(0, 0));
+        }
+    }
+
+    @Test
     void setMaxWorkersReturnsPreviousPairAndZeroKeepsValue() {
         try (IoWq wq = new IoWq("max", 4, 7, LONG_IDLE)) {
             assertArrayEquals(new int[] {4, 7}, wq.setMaxWorkers(0, 0));

@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Micro benchmarks of the engine; each prints a human summary or, with --output-format=json, JSON lines.",
         subcommands = {NopBench.class, TwaddBench.class, EchoBench.class, MsgRingBench.class, DiowriteBench.class,
-                HeavyTwBench.class})
+                HeavyTwBench.class, ColdStartBench.class})
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
