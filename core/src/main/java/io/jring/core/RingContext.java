@@ -65,14 +65,20 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     static final TaskWorkFunc INSTALL_OPENED = (req, cancel) -> {
         if (cancel || req.ring.isClosing()) {
             FileTable.closeNow(req.res);
+            req.res = -Errno.ECANCELED;
         } else {
             req.res = req.ring.resources.files.installOwned(req.fileIndex, req.res);
         }
         RingContext.COMPLETE.run(req, cancel);
     };
 
+    /**
+     * A finished request posts its result, also when its owner is gone ({@code cancel}): as
+     * Linux's io_req_task_complete, which the fallback runs too, so what a request did (bytes
+     * moved, a descriptor made) is never reported as -ECANCELED.
+     */
     static final TaskWorkFunc COMPLETE = (req, cancel) ->
-            req.ring.poster.postAndFree(req, cancel || req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
+            req.ring.poster.postAndFree(req, req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
 
     final int id = IDS.incrementAndGet();
     final int sqEntries;
