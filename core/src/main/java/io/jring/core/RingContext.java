@@ -258,7 +258,17 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     private static IoUringException notOwner(Thread o) {
         return new IoUringException(Errno.EEXIST, "ring is SINGLE_ISSUER and owned by thread '"
-                + o.getName() + "'; submit and wait from that thread");
+                + o.getName() + "'; submit from that thread");
+    }
+
+    /** SINGLE_ISSUER: the owner, or null before the first submit. */
+    Thread owner() {
+        return owner;
+    }
+
+    /** SINGLE_ISSUER: the owner's task context, or null before it is known. */
+    TaskContext ownerContext() {
+        return ownerCtx;
     }
 
     /** Takes the calling thread's run token for this ring; pair with {@code tc.exit()}. */
@@ -275,6 +285,10 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                     throw notOwner(owner);
                 }
                 ownerCtx = TaskContext.current();
+                ownerCtx.rings().addWaker(this);   // other threads may wait here and help it
+                if (local != null) {
+                    ownerCtx.rings().addLocalWork(local);
+                }
                 if (!inbox.isEmpty()) {
                     drainInbox();
                 }
@@ -301,7 +315,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         TaskContext[] next = java.util.Arrays.copyOf(cur, cur.length + 1);
         next[cur.length] = tc;
         submitters = next;
-        tc.registerSharedRing(this);
+        tc.rings().addWaker(this);
     }
 
     void lockRing() {
@@ -1045,7 +1059,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         resources.release();
         for (TaskContext c : submitters) {
-            c.unregisterSharedRing(this);
+            c.rings().removeWaker(this);
+        }
+        TaskContext oc = ownerCtx;
+        if (oc != null) {
+            oc.rings().removeWaker(this);
+            if (local != null) {
+                oc.rings().removeLocalWork(local);
+            }
         }
         submitters = NO_CONTEXTS;
         closed = 2;
