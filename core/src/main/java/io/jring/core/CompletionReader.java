@@ -22,6 +22,8 @@ final class CompletionReader {
     private final LocalWorkList local;
     private final boolean singleIssuer;
     private final CompletionSpin spin;
+    /** SINGLE_ISSUER rings: reader calls of threads other than the owner. */
+    private final ForeignReader foreign;
 
     CompletionReader(RingContext ring, long waitSpinNanos) {
         this.ring = ring;
@@ -29,6 +31,23 @@ final class CompletionReader {
         this.local = ring.local;
         this.singleIssuer = ring.singleIssuer;
         this.spin = new CompletionSpin(waitSpinNanos);
+        this.foreign = singleIssuer ? new ForeignReader(ring) : null;
+    }
+
+    /**
+     * Every reader call first: EBADFD once closed; true if the caller is not this
+     * SINGLE_ISSUER ring's owner (it reads through {@link ForeignReader}: any thread may
+     * read the CQ, as in Linux).
+     */
+    private boolean checkForeign() {
+        if (ring.closed != 0) {
+            throw ring.closedException();
+        }
+        if (singleIssuer) {
+            Thread o = ring.owner();
+            return o != null && o != Thread.currentThread();
+        }
+        return false;
     }
 
     /** Any thread may look at the CQ (it is shared memory in Linux). */
@@ -38,7 +57,9 @@ final class CompletionReader {
     }
 
     public Cqe peekCqe() {
-        ring.checkUsable();
+        if (checkForeign()) {
+            return foreign.peekCqe();
+        }
         Cqe c = cq.peek();
         if (c != null) {
             return c;
@@ -58,7 +79,7 @@ final class CompletionReader {
 
     /** One CQE, waiting up to {@code nanos} (-1 = forever); null on timeout. */
     private Cqe waitOne(long nanos) {
-        ring.checkUsable();
+        boolean other = checkForeign();
         Cqe c = cq.peek();
         if (c != null) {
             return c;
@@ -69,6 +90,9 @@ final class CompletionReader {
             if (deadline == 0L) {
                 deadline = 1L;   // 0 means "no deadline" to waitFor
             }
+        }
+        if (other) {
+            return foreign.waitCqe(deadline);
         }
         TaskContext tc = ring.enter();
         try {
@@ -82,7 +106,7 @@ final class CompletionReader {
     }
 
     public void cqeSeen(Cqe cqe) {
-        ring.checkUsable();
+        checkForeign();
         if (cq.ready() <= 0) {
             throw new IoUringException(Errno.EINVAL, "cqeSeen without a ready CQE");
         }
@@ -90,12 +114,12 @@ final class CompletionReader {
     }
 
     public int forEachCqe(CqeHandler handler) {
-        ring.checkUsable();
+        boolean other = checkForeign();
         int n = drainReady(handler);
         if (n > 0 && !cq.hasOverflow()) {
             return n;
         }
-        return n + forEachCqeSlow(handler);
+        return n + forEachCqeSlow(handler, other);
     }
 
     /** Consumes the CQEs already published: the common, small path (inlines well). */
@@ -115,12 +139,16 @@ final class CompletionReader {
     }
 
     /** Nothing was ready, or overflow waits: run task work, move overflow in, drain again. */
-    private int forEachCqeSlow(CqeHandler handler) {
+    private int forEachCqeSlow(CqeHandler handler, boolean other) {
         int n = 0;
         boolean caughtUp = false;
         for (;;) {
             if (!caughtUp || cq.hasOverflow()) {
-                catchUp();
+                if (other) {
+                    foreign.catchUp();
+                } else {
+                    catchUp();
+                }
                 caughtUp = true;
             }
             int k = drainReady(handler);

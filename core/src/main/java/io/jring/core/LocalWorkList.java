@@ -1,6 +1,7 @@
 package io.jring.core;
 
 import io.jring.TaskWorkKind;
+import io.jring.tw.LocalWork;
 import io.jring.tw.TaskContext;
 import io.jring.tw.TaskWork;
 import io.jring.tw.TaskWorkList;
@@ -16,7 +17,7 @@ import java.lang.invoke.VarHandle;
  * for N completions is woken once, not N times. Non-lazy adds (links, cancellation,
  * messages that must be seen at once) wake immediately.
  */
-final class LocalWorkList {
+final class LocalWorkList implements LocalWork {
     final TaskWorkList list;
 
     /**
@@ -42,7 +43,9 @@ final class LocalWorkList {
 
     /** Any thread. {@code owner} is the ring owner's context (never null once requests exist). */
     void add(TaskWork work, boolean lazy, TaskContext owner) {
-        list.add(work);
+        if (list.add(work)) {
+            owner.rings().localWorkAdded();   // a gone owner's work goes to the fallback
+        }
         if (lazy) {
             // Only the add that brings the countdown to zero wakes the waiter.
             if (countdown > 0 && (int) COUNTDOWN.getAndAdd(this, -1) == 1) {
@@ -55,8 +58,14 @@ final class LocalWorkList {
         }
     }
 
-    boolean isEmpty() {
+    @Override
+    public boolean isEmpty() {
         return list.isEmpty();
+    }
+
+    @Override
+    public TaskWorkList list() {
+        return list;
     }
 
     /** Owner: about to sleep waiting for {@code needed} more completions. */

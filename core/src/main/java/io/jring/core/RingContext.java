@@ -65,14 +65,20 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     static final TaskWorkFunc INSTALL_OPENED = (req, cancel) -> {
         if (cancel || req.ring.isClosing()) {
             FileTable.closeNow(req.res);
+            req.res = -Errno.ECANCELED;
         } else {
             req.res = req.ring.resources.files.installOwned(req.fileIndex, req.res);
         }
         RingContext.COMPLETE.run(req, cancel);
     };
 
+    /**
+     * A finished request posts its result, also when its owner is gone ({@code cancel}): as
+     * Linux's io_req_task_complete, which the fallback runs too, so what a request did (bytes
+     * moved, a descriptor made) is never reported as -ECANCELED.
+     */
     static final TaskWorkFunc COMPLETE = (req, cancel) ->
-            req.ring.poster.postAndFree(req, cancel || req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
+            req.ring.poster.postAndFree(req, req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
 
     final int id = IDS.incrementAndGet();
     final int sqEntries;
@@ -252,7 +258,17 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     private static IoUringException notOwner(Thread o) {
         return new IoUringException(Errno.EEXIST, "ring is SINGLE_ISSUER and owned by thread '"
-                + o.getName() + "'; submit and wait from that thread");
+                + o.getName() + "'; submit from that thread");
+    }
+
+    /** SINGLE_ISSUER: the owner, or null before the first submit. */
+    Thread owner() {
+        return owner;
+    }
+
+    /** SINGLE_ISSUER: the owner's task context, or null before it is known. */
+    TaskContext ownerContext() {
+        return ownerCtx;
     }
 
     /** Takes the calling thread's run token for this ring; pair with {@code tc.exit()}. */
@@ -269,6 +285,10 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                     throw notOwner(owner);
                 }
                 ownerCtx = TaskContext.current();
+                ownerCtx.rings().addWaker(this);   // other threads may wait here and help it
+                if (local != null) {
+                    ownerCtx.rings().addLocalWork(local);
+                }
                 if (!inbox.isEmpty()) {
                     drainInbox();
                 }
@@ -295,7 +315,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         TaskContext[] next = java.util.Arrays.copyOf(cur, cur.length + 1);
         next[cur.length] = tc;
         submitters = next;
-        tc.registerSharedRing(this);
+        tc.rings().addWaker(this);
     }
 
     void lockRing() {
@@ -1039,7 +1059,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         resources.release();
         for (TaskContext c : submitters) {
-            c.unregisterSharedRing(this);
+            c.rings().removeWaker(this);
+        }
+        TaskContext oc = ownerCtx;
+        if (oc != null) {
+            oc.rings().removeWaker(this);
+            if (local != null) {
+                oc.rings().removeLocalWork(local);
+            }
         }
         submitters = NO_CONTEXTS;
         closed = 2;

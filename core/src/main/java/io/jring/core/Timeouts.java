@@ -191,7 +191,8 @@ final class Timeouts {
             linkFired(req, cancel);
             return;
         }
-        boolean cancelled = cancel || ring.isClosing();
+        // An expiry posts -ETIME even when the owner is gone (Linux's io_timeout_complete does not look at cancel).
+        boolean cancelled = ring.isClosing();
         if (!cancelled && (req.opFlags & Timeout.MULTISHOT) != 0 && !lastExpiry(req)) {
             seq--;   // an expired timeout's CQE does not count (Linux's cq_timeouts)
             ring.poster.post(req.userData, -Errno.ETIME, CqeFlags.MORE);

@@ -66,11 +66,14 @@ final class PollerThread extends TaskWork implements TaskWorkTarget {
         }
     }
 
-    /** The owner's task: dispatch the batch, then let the thread wait again. */
+    /**
+     * The owner's task: dispatch the batch, then let the thread wait again. A gone owner's
+     * batch is dispatched too: its requests end with -ECANCELED in their task work.
+     */
     @Override
     public void runTaskWork(boolean cancel) {
         int n = batch;
-        if (n > 0 && !cancel && !poller.isClosed()) {
+        if (n > 0 && !poller.isClosed()) {
             poller.dispatch(events, n);
         }
         batch = 0;

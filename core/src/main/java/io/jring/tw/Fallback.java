@@ -3,9 +3,10 @@ package io.jring.tw;
 import java.util.ArrayDeque;
 
 /**
- * Runs the task work of contexts whose owner thread has died, in cancel mode (requests
- * complete with -ECANCELED), like Linux's fallback work for exiting tasks. One short-lived
- * thread drains the queue and exits when it is empty, so no thread lingers.
+ * Runs the task work of contexts whose owner thread has died, in cancel mode (finished
+ * requests post their result, the rest -ECANCELED), like Linux's fallback work for exiting
+ * tasks: work added for a dead owner, and its DEFER_TASKRUN rings' local work. One
+ * short-lived thread drains the queue and exits when it is empty, so no thread lingers.
  */
 public final class Fallback {
     private static final Object LOCK = new Object();
@@ -42,8 +43,8 @@ public final class Fallback {
                 }
             }
             // The owner is dead, so the token is FREE or about to be: wait for it, then run.
-            ctx.withToken(() -> ctx.runTaskWork(true));
-            if (ctx.hasPendingWork()) {
+            TaskExit.runLeftBehind(ctx);
+            if (ctx.hasPendingWork() || ctx.rings().hasLocalWork()) {
                 schedule(ctx);
             }
         }

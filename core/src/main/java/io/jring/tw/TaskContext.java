@@ -41,10 +41,12 @@ public final class TaskContext {
     static final int SLEEPING = 2;
     static final int HELPED = 3;
 
-    private static final ThreadLocal<TaskContext> CURRENT = ThreadLocal.withInitial(TaskContext::new);
+    private static final ThreadLocal<TaskContext> CURRENT = ThreadLocal.withInitial(() -> new TaskContext(false));
     private static final TaskWorkKind[] KINDS = TaskWorkKind.values();
 
     private final Thread owner;
+    /** A context of {@link #detached()} (benchmarks, stress tests): its owner's end is not watched. */
+    private final boolean detached;
     /** One list per strategy, created eagerly: final array, safely published. */
     private final TaskWorkList[] lists = new TaskWorkList[KINDS.length];
 
@@ -72,13 +74,19 @@ public final class TaskContext {
     private boolean running;
     private int runCount;
     private final TaskWorkSink sink = this::runOne;
+    /** What {@link #tryHelp} runs: the owner's work, in cancel mode once it is gone (or when asked). */
+    private final Runnable helpRun = () -> runTaskWork(!isOwnerAlive());
+    private final Runnable cancelRun = () -> runTaskWork(true);
+
+    /** Rings whose waiters help this task, and its DEFER_TASKRUN rings' local work (see {@link TaskRings}). */
+    private final TaskRings rings = new TaskRings(this);
 
     /**
-     * Shared rings this thread has submitted to; on exit with work left over, their waiters
-     * are woken to help. Copy-on-write: written by the owner (or a closing thread) under
-     * the monitor of this context, read by the owner with a volatile read.
+     * Whether {@link TaskExit} watches the owner's end. Set once, by CAS, by the first
+     * thread that finds the context may be left with work in flight; read volatile first,
+     * so later calls cost one load and no CAS.
      */
-    private volatile HelperWaker[] sharedRings = new HelperWaker[0];
+    private volatile boolean exitWatched;
 
     /**
      * This thread's epoll waiter, opened by the first ring that needs one and closed when
@@ -98,6 +106,7 @@ public final class TaskContext {
     private static final VarHandle STATE;
     private static final VarHandle WAKEUPS;
     private static final VarHandle USED_KINDS;
+    private static final VarHandle EXIT_WATCHED;
 
     static {
         try {
@@ -105,13 +114,15 @@ public final class TaskContext {
             STATE = l.findVarHandle(TaskContext.class, "state", int.class);
             WAKEUPS = l.findVarHandle(TaskContext.class, "wakeups", long.class);
             USED_KINDS = l.findVarHandle(TaskContext.class, "usedKinds", int.class);
+            EXIT_WATCHED = l.findVarHandle(TaskContext.class, "exitWatched", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private TaskContext() {
+    private TaskContext(boolean detached) {
         this.owner = Thread.currentThread();
+        this.detached = detached;
         for (TaskWorkKind k : KINDS) {
             lists[k.ordinal()] = TaskWorkList.create(k);
         }
@@ -122,7 +133,7 @@ public final class TaskContext {
      * stress tests that need a fresh context per trial. The engine uses {@link #current()}.
      */
     public static TaskContext detached() {
-        return new TaskContext();
+        return new TaskContext(true);
     }
 
     /** The calling thread's context, created on first use. */
@@ -184,7 +195,7 @@ public final class TaskContext {
                 if (target instanceof HelperWaker w) {
                     w.wakeHelpers();
                 }
-                AwayWatcher.watch(this);   // in case it never comes back
+                watchExit();   // in case it never comes back
             }
         }
         // ACTIVE or HELPED: the holder re-checks the lists before it lets go of the token.
@@ -221,6 +232,7 @@ public final class TaskContext {
             p = Poller.open(this);
             pollerRetired = false;
             poller = p;
+            watchExit();   // the owner may end with polls armed
         }
         pollerRefs++;
         return p;
@@ -282,45 +294,35 @@ public final class TaskContext {
         STATE.setVolatile(this, FREE);
         if (hasPendingWork()) {
             // Work arrived while we were inside, after our last run: its adder saw ACTIVE and
-            // woke nobody. A thread waiting on one of our shared rings may need it, and if
-            // this thread never comes back the watcher hands the work to the fallback.
-            for (HelperWaker w : sharedRings) {
+            // woke nobody. A thread waiting on one of our rings may need it, and if this
+            // thread never comes back its exit watch hands the work to the fallback.
+            for (HelperWaker w : rings.wakers()) {
                 w.wakeHelpers();
             }
-            AwayWatcher.watch(this);
+            watchExit();
         }
     }
 
-    /** Remembers a shared (not SINGLE_ISSUER) ring this thread submits to. */
-    public synchronized void registerSharedRing(HelperWaker ring) {
-        HelperWaker[] cur = sharedRings;
-        for (HelperWaker w : cur) {
-            if (w == ring) {
-                return;
-            }
-        }
-        HelperWaker[] next = java.util.Arrays.copyOf(cur, cur.length + 1);
-        next[cur.length] = ring;
-        sharedRings = next;
+    /** The rings tied to this task: waiters that help it, local work of its DEFER_TASKRUN rings. */
+    public TaskRings rings() {
+        return rings;
     }
 
-    /** Forgets a ring (it closed). */
-    public synchronized void unregisterSharedRing(HelperWaker ring) {
-        HelperWaker[] cur = sharedRings;
-        int n = 0;
-        HelperWaker[] next = new HelperWaker[cur.length];
-        for (HelperWaker w : cur) {
-            if (w != ring) {
-                next[n++] = w;
-            }
-        }
-        sharedRings = java.util.Arrays.copyOf(next, n);
+    /** Any thread: the owner has ended and nobody holds its token (its work needs the fallback). */
+    boolean isGoneAndFree() {
+        return state == FREE && !owner.isAlive();
     }
 
-    /** Any thread: the owner is inside the engine or asleep in a wait (it will run its work). */
-    boolean isOwnerInside() {
-        int s = state;
-        return s == ACTIVE || s == SLEEPING;
+    /** Any thread: the owner is away (not inside the engine, not asleep in a wait) with task work queued. */
+    public boolean isAwayWithWork() {
+        return state == FREE && hasPendingWork();
+    }
+
+    /** Starts the watch of the owner's end, once (see {@link TaskExit}); detached contexts are never watched. */
+    void watchExit() {
+        if (!exitWatched && !detached && EXIT_WATCHED.compareAndSet(this, false, true)) {
+            TaskExit.watch(this);
+        }
     }
 
     /**
@@ -356,6 +358,15 @@ public final class TaskContext {
      * Returns false if the token was not available.
      */
     public boolean tryHelp(boolean cancel) {
+        return tryWithToken(cancel ? cancelRun : helpRun);
+    }
+
+    /**
+     * Any thread but the owner: borrows the token if the owner is away or asleep, runs
+     * {@code action} while holding it and gives it back. Returns false if the token was not
+     * available.
+     */
+    public boolean tryWithToken(Runnable action) {
         if (Thread.currentThread() == owner) {
             return false;
         }
@@ -364,7 +375,7 @@ public final class TaskContext {
             return false;
         }
         try {
-            runTaskWork(cancel || !owner.isAlive());
+            action.run();
         } finally {
             STATE.setVolatile(this, s);
             if (s == SLEEPING) {
