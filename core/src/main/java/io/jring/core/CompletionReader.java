@@ -35,9 +35,10 @@ final class CompletionReader {
     }
 
     /**
-     * Every reader call first: EBADFD once closed; true if the caller is not this
-     * SINGLE_ISSUER ring's owner (it reads through {@link ForeignReader}: any thread may
-     * read the CQ, as in Linux).
+     * Every reader call first: EBADFD once closed; EEXIST for a thread that is not this
+     * SINGLE_ISSUER ring's owner while the owner lives (API.md: the ring is the owner's);
+     * true once the owner has ended: then any thread reads through {@link ForeignReader},
+     * so the completions the dead owner left behind reach whoever waits (issue 16 A2).
      */
     private boolean checkForeign() {
         if (ring.closed != 0) {
@@ -45,7 +46,13 @@ final class CompletionReader {
         }
         if (singleIssuer) {
             Thread o = ring.owner();
-            return o != null && o != Thread.currentThread();
+            if (o == null || o == Thread.currentThread()) {
+                return false;
+            }
+            if (o.isAlive()) {
+                ring.checkUsable();   // throws EEXIST naming the owner
+            }
+            return true;
         }
         return false;
     }

@@ -8,18 +8,13 @@ import io.jring.tw.TaskContext;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The CQ's reader side for a thread that is not the owner of a SINGLE_ISSUER ring. Linux
- * lets any task read the CQ and, unless the ring is DEFER_TASKRUN, wait on it
- * ({@code io_cqring_wait}, {@code io_allowed_run_tw}); only submitting is the owner's
- * (EEXIST). Such a thread has no posting right of its own: it brings the CQ up to date by
- * borrowing the owner's token while the owner is away or asleep, as a shared ring's waiter
- * helps its submitters (jring's stand-in for the signal that makes Linux's owner run its
- * task work wherever it is), in cancel mode once the owner is gone.
- *
- * <p>A DEFER_TASKRUN ring's work is run by its owner only: another thread reads what is
- * posted, and a wait that would have to block throws EEXIST, as in Linux. Once the owner is
- * gone its fallback posts that work (Linux leaves it in the ring), and a reader that made
- * room moves overflowed CQEs in.
+ * The CQ's reader side for a thread that is not the owner of a SINGLE_ISSUER ring, once that
+ * owner has ended ({@link CompletionReader} refuses other threads with EEXIST while it lives,
+ * as API.md says). Linux completes a dead task's requests through its fallback work and lets
+ * any task read the CQ; here the dead owner's work runs in cancel mode (finished requests post
+ * their results), DEFER_TASKRUN local work included, which Linux would leave in the ring, and
+ * a waiter of any thread sees it. The reader has no posting right of its own: it brings the CQ
+ * up to date by borrowing the dead owner's token.
  */
 final class ForeignReader {
     /**
@@ -51,8 +46,8 @@ final class ForeignReader {
     /** Brings the CQ up to date where this thread may: the owner's work, overflow. */
     void catchUp() {
         TaskContext oc = ring.ownerContext();
-        if (oc == null || (local != null && oc.isOwnerAlive())) {
-            return;   // owner not known yet; or a live owner's DEFER_TASKRUN ring: its work is the owner's
+        if (oc == null) {
+            return;   // owner not known yet
         }
         if (oc.hasPendingWork() || cq.hasOverflow() || (local != null && !local.isEmpty())) {
             oc.tryWithToken(catchUpHoldingToken);
@@ -84,11 +79,6 @@ final class ForeignReader {
             }
             if (ring.closed != 0) {
                 throw ring.closedException();
-            }
-            if (local != null) {
-                throw new IoUringException(Errno.EEXIST, "ring is DEFER_TASKRUN and owned by thread '"
-                        + ring.owner().getName() + "': only the owner waits for its completions;"
-                        + " other threads may read those posted (peekCqe, forEachCqe)");
             }
             long park = PARK_BOUND_NANOS;
             if (deadline != 0L) {
