@@ -56,6 +56,7 @@ final class PollScenarios {
 
     static void add(List<Scenario> all) {
         addBadNumbers(all);
+        addCancelFixed(all);
         addArmTime(all);
         addUnpollable(all);
         addRefire(all);
@@ -80,9 +81,10 @@ final class PollScenarios {
                             "fixed-link.c")
                     .submit(read(fd, 8, 0).fixed().ud(1), pollAdd(fd, IN).fixed().ud(2),
                             pollMultishot(fd, IN).fixed().ud(3), recv(fd, 8).fixed().ud(4),
-                            onFd(Opcode.ACCEPT, fd).fixed().ud(5), closeFixed(fileIndex).ud(6))
+                            onFd(Opcode.ACCEPT, fd).fixed().ud(5), closeFixed(fileIndex).ud(6),
+                            cancelFd(fd, 0).fixed().ud(7), cancelFd(fd, Cancel.FD_FIXED).ud(8))
                     .expectAnyOrder(cqe(1, EBADF), cqe(2, EBADF), cqe(3, EBADF), cqe(4, EBADF), cqe(5, EBADF),
-                            cqe(6, ENXIO))
+                            cqe(6, ENXIO), cqe(7, EBADF), cqe(8, EBADF))
                     .build());
             all.add(Scenario.named("fixed file " + slot + " beyond a table of 2: -EBADF; CLOSE of file index "
                             + fileIndex + ": -EINVAL", "fixed-link.c")
@@ -90,11 +92,24 @@ final class PollScenarios {
                     .submit(read(slot, 8, 0).fixed().ud(1), pollAdd(slot, IN).fixed().ud(2),
                             pollMultishot(slot, IN).fixed().ud(3), recv(slot, 8).fixed().ud(4),
                             onFd(Opcode.ACCEPT, slot).fixed().ud(5), closeFixed(fileIndex).ud(6),
-                            closeFixed(2).ud(7))
+                            closeFixed(2).ud(7), cancelFd(slot, 0).fixed().ud(8),
+                            cancelFd(slot, Cancel.FD_FIXED).ud(9))
                     .expectAnyOrder(cqe(1, EBADF), cqe(2, EBADF), cqe(3, EBADF), cqe(4, EBADF), cqe(5, EBADF),
-                            cqe(6, EINVAL), cqe(7, EBADF))
+                            cqe(6, EINVAL), cqe(7, EBADF), cqe(8, EBADF), cqe(9, EBADF))
                     .build());
         }
+    }
+
+    private static void addCancelFixed(List<Scenario> all) {
+        all.add(Scenario.named("cancel: CANCEL_FD_FIXED cancels what waits on a fixed-file slot", "poll-cancel-all.c")
+                .registerFiles("s0.a")
+                .submit(recv("#0", 8).fixed().ud(1))
+                .quiet()
+                .submit(cancelFd("#0", Cancel.FD_FIXED).ud(2))
+                .reap(2)
+                .submit(cancelFd("#0", Cancel.FD_FIXED).ud(3))
+                .expect(cqe(2, 0), cqe(1, ECANCELED), cqe(3, ENOENT))
+                .build());
     }
 
     private static void addArmTime(List<Scenario> all) {
