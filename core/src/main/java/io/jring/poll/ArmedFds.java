@@ -29,11 +29,11 @@ import java.util.Arrays;
  */
 final class ArmedFds {
     private static final int ALWAYS = Poller.ALWAYS_REPORTED;
-    /** Every event a wait can ask for, for a readiness snapshot. */
+    /** Every event a wait can ask for, for a readiness snapshot (0x40-0x400: RDNORM, RDBAND, WRNORM, WRBAND, MSG). */
     private static final int ALL_EVENTS = PollCalls.EPOLLIN | PollCalls.EPOLLPRI | PollCalls.EPOLLOUT
             | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | PollCalls.EPOLLRDHUP;
     private static final int POLLNVAL = 0x20;
-    /** Harvests made around one registration change at most (each takes up to the poller's batch). */
+    /** epoll_wait(0) calls one harvest makes at most, while they come back full. */
     private static final int MAX_HARVESTS = 8;
 
     private final Poller poller;
