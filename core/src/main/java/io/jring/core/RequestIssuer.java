@@ -214,11 +214,11 @@ final class RequestIssuer {
      * Linux recycles it before poll). Returns 0, or -errno.
      */
     int arm(Request req, int mask) {
-        return arm(req, mask, false);
+        return arm(req, mask, Poller.UNCHECKED);
     }
 
-    /** As {@link #arm(Request, int)}; {@code checkNow}: epoll must re-check readiness (see Poller.arm). */
-    int arm(Request req, int mask, boolean checkNow) {
+    /** As {@link #arm(Request, int)}; {@code known}: the fd's readiness as {@link Poller#arm} takes it. */
+    int arm(Request req, int mask, int known) {
         ring.buffers.recycle(req);
         AsyncPoll w = req.poll;
         if (w == null) {
@@ -230,7 +230,7 @@ final class RequestIssuer {
         }
         Poller p = ring.pollerOf(req.task);
         req.markSideState(Request.SIDE_POLL);
-        int r = p.arm(w, req.fd, mask, req.def.pollMultishot(req), checkNow);
+        int r = p.arm(w, req.fd, mask, req.def.pollMultishot(req), known);
         if (r != 0) {
             return r;
         }
@@ -310,7 +310,7 @@ final class RequestIssuer {
             poster.postAndFree(req, -Errno.ECANCELED, 0);
             return;
         }
-        int r = arm(req, req.def.pollMask(req), true);   // the attempt was made by a worker
+        int r = arm(req, req.def.pollMask(req), Poller.CHECK_NOW);   // the attempt was made by a worker
         if (r != 0) {
             poster.postAndFree(req, r, req.cflags);
         }

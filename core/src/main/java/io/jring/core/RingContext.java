@@ -465,32 +465,29 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== ops' entry points (posting right)
 
-    /** Arms the request's poll wait for {@code mask}: 0 (completes on readiness), or -errno. */
-    public int armPoll(Request req, int mask) {
-        return issuer.arm(req, mask, true);
-    }
-
     /**
-     * A POLL_ADD was just armed by this thread: readiness that is there now is taken now, as
-     * Linux's arm-time vfs_poll does, so what happens after the submit (a peer closing, more
-     * data) is a wakeup of its own: another CQE for a multishot poll, as in Linux, instead of
-     * merging into the first one. One epoll_wait(0); dispatch only queues task work.
+     * Arms the request's poll wait for {@code mask}: 0 (completes on readiness), or -errno.
+     * {@code readiness}: the fd's {@link Poller#readiness} just taken; what is ready in it
+     * is reported to this request alone (Linux's arm-time vfs_poll).
      */
-    public void harvestReadinessNow(Request req) {
-        io.jring.poll.Poller p = req.task.pollerIfOpen();
-        if (p != null) {
-            p.pollNow();
-        }
+    public int armPoll(Request req, int mask, int readiness) {
+        return issuer.arm(req, mask, readiness);
     }
 
     /**
      * POLL_REMOVE: claims the armed POLL_ADD with {@code userData} for cancellation (it ends
-     * with -ECANCELED in its task). 0, or -ENOENT if no armed poll has that user data.
+     * with -ECANCELED in its task). 0, -ENOENT if no armed poll has that user data, or
+     * -EALREADY if its readiness was reported and its task work is on the way (Linux's
+     * io_poll_disarm finds the poll owned by its wakeup): a one-shot poll completes with it,
+     * a multishot one posts its CQE and stays armed.
      */
     public int removePoll(long userData) {
         Request target = armed.find(userData, true);
         if (target == null) {
             return -Errno.ENOENT;
+        }
+        if (target.pollQueued) {
+            return -Errno.EALREADY;
         }
         issuer.cancelArmed(target);
         return 0;

@@ -10,13 +10,14 @@ import io.jring.sys.SysCallContext;
 
 /**
  * ASYNC_CANCEL (the kernel's io_async_cancel): finds requests by user data (addr2), by fd
- * ({@code Cancel.FD}) or any ({@code Cancel.ANY}) — the first match, or all with
+ * ({@code Cancel.FD}, a fixed-file slot with {@code FIXED_FILE} or {@code Cancel.FD_FIXED}:
+ * the requests that use that slot) or any ({@code Cancel.ANY}) — the first match, or all with
  * {@code Cancel.ALL} — in io-wq, among armed polls and among timeouts, as Linux's
  * io_try_cancel does. Result 0 (or the count with ALL/ANY), -ENOENT if nothing matched,
  * -EALREADY if a match is running in io-wq and cannot be stopped. Inline, posting right.
  */
 final class CancelOp extends OpDef {
-    private static final int VALID = Cancel.ALL | Cancel.FD | Cancel.ANY;
+    private static final int VALID = Cancel.ALL | Cancel.FD | Cancel.ANY | Cancel.FD_FIXED;
 
     @Override
     public int prep(Request req, Sqe sqe) {
@@ -29,8 +30,11 @@ final class CancelOp extends OpDef {
             return -Errno.EINVAL;
         }
         if ((req.opFlags & Cancel.FD) != 0) {
-            Files.resolveFd(req);
-            return 0;
+            if ((req.opFlags & Cancel.FD_FIXED) != 0) {
+                Files.resolveSlot(req);   // as with FIXED_FILE; FD_FIXED without FD is ignored, as in Linux
+            } else {
+                Files.resolveFd(req);
+            }
         }
         return 0;
     }

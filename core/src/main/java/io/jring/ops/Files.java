@@ -24,9 +24,13 @@ final class Files {
      * issued ({@code req.fd} is {@link #NO_FILE}, which every syscall refuses with EBADF).
      */
     static void resolveFd(Request req) {
-        if ((req.flags & SqeFlags.FIXED_FILE) == 0) {
-            return;
+        if ((req.flags & SqeFlags.FIXED_FILE) != 0) {
+            resolveSlot(req);
         }
+    }
+
+    /** {@link #resolveFd} for an fd that names a fixed-file slot without FIXED_FILE (ASYNC_CANCEL's FD_FIXED). */
+    static void resolveSlot(Request req) {
         if (req.issueDeferred) {
             // A chain member or a drained request: looked up when it is issued (RequestIssuer.issue).
             req.deferFixedFile();

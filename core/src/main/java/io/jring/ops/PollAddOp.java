@@ -7,10 +7,14 @@ import io.jring.core.Request;
 
 /**
  * POLL_ADD (the kernel's {@code io_poll_add}): completes with the ready events of the fd,
- * masked by the requested ones (POLLERR and POLLHUP are always reported). With
+ * masked by the requested ones (POLLERR, POLLHUP, POLLNVAL and POLLRDHUP are always
+ * reported). Readiness is looked at as it is armed, as Linux's {@code vfs_poll} at arm time:
+ * a ready one-shot poll completes in the submit; a ready multishot one posts its first CQE
+ * as task work (so a POLL_REMOVE in the same submit gets -EALREADY). With
  * {@code POLL_ADD_MULTI} in len it stays armed and posts a CQE with {@code MORE} on every
  * readiness until POLL_REMOVE or cancellation ends it. A file that cannot be polled (a
- * regular file) is always ready for reading and writing, as Linux's default poll mask says.
+ * regular file) completes at once with the events of Linux's default poll mask it asked
+ * for, a multishot poll too (one CQE without MORE), or -EINVAL if it asked for none.
  */
 final class PollAddOp extends OpDef {
     /** The request mask lives in {@code opFlags}; Linux's poll32_events is 32 bits. */
@@ -18,8 +22,8 @@ final class PollAddOp extends OpDef {
     private static final int ALWAYS = io.jring.poll.Poller.ALWAYS_REPORTED;
     /** Linux's DEFAULT_POLLMASK: POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM. */
     private static final int DEFAULT_POLLMASK = 0x1 | 0x4 | 0x40 | 0x100;
-    /** IORING_POLL_ADD_MULTI | IORING_POLL_ADD_LEVEL: the flags POLL_ADD takes in len. */
-    private static final int ADD_FLAGS = Sqe.POLL_ADD_MULTI | 8;
+    /** The flags POLL_ADD takes in len: Linux 6.18 refuses IORING_POLL_ADD_LEVEL at prep too. */
+    private static final int ADD_FLAGS = Sqe.POLL_ADD_MULTI;
 
     @Override
     public int prep(Request req, Sqe sqe) {
@@ -38,15 +42,20 @@ final class PollAddOp extends OpDef {
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
-        int r = req.ring.armPoll(req, req.opFlags);
+        int readiness = io.jring.poll.Poller.readiness(req.fd);
+        if (readiness < 0) {
+            return readiness;
+        }
+        int ready = readiness & (req.opFlags | ALWAYS);
+        if (ready != 0 && !pollMultishot(req)) {
+            return ready;
+        }
+        int r = req.ring.armPoll(req, req.opFlags, readiness);
         if (r == -Errno.EPERM) {
-            return req.opFlags & DEFAULT_POLLMASK;
+            int res = req.opFlags & DEFAULT_POLLMASK;
+            return res != 0 ? res : -Errno.EINVAL;   // Linux: a file with no wait queue and nothing ready
         }
-        if (r == 0) {
-            req.ring.harvestReadinessNow(req);
-            return ISSUE_QUEUED;
-        }
-        return r;
+        return r == 0 ? ISSUE_QUEUED : r;
     }
 
     @Override

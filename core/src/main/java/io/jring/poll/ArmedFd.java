@@ -2,8 +2,9 @@ package io.jring.poll;
 
 /**
  * One fd in a {@link Poller}'s epoll set with the waits armed on it. The fd stays in the set
- * (edge-triggered) after its last wait leaves, so the next arm is one {@code EPOLL_CTL_MOD};
- * a closed fd drops out of epoll by itself, and a reused number is re-added on ENOENT.
+ * (edge-triggered) after its last wait leaves, so the next arm costs no syscall while the
+ * interest covers it ({@link ArmedFds}); a closed fd drops out of epoll by itself, and a
+ * reused number is re-added on ENOENT.
  * Holder of the poller's task only.
  */
 final class ArmedFd implements PollSource {
@@ -15,6 +16,11 @@ final class ArmedFd implements PollSource {
     /** The epoll interest last set, and the close epoch at that time (see Poller.arm). */
     int registered;
     long epoch;
+    /**
+     * Events whose report is no news while {@link ArmedFds} changes the registration: the
+     * waits were told of them at arm time. 0 otherwise.
+     */
+    int suppress;
     private PollWait head;
     private PollWait tail;
     int count;
@@ -81,6 +87,7 @@ final class ArmedFd implements PollSource {
      */
     @Override
     public void onReady(Poller poller, int revents) {
+        revents &= ~suppress;
         PollWait w = head;
         PollWait last = tail;
         while (w != null) {

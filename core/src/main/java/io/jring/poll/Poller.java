@@ -56,8 +56,8 @@ public final class Poller {
     /** Sources that need the owner to sleep in epoll (armed polls, busy direct I/O); holder only. */
     private int demand;
 
-    /** fd -> its entry in the epoll set (kept after the last wait leaves); holder only. */
-    private ArmedFd[] byFd = new ArmedFd[64];
+    /** The fds armed waits are registered for; holder only. */
+    private final ArmedFds armed = new ArmedFds(this);
 
     /** Sources kept for the poller's life (a ring's direct-I/O eventfd), by identity. */
     private PollSource[] persistent = new PollSource[0];
@@ -271,72 +271,66 @@ public final class Poller {
 
     // ---------------------------------------------------------------- armed waits
 
+    /** {@link #arm} {@code known}: not looked at; the caller's own attempt just found the fd not ready. */
+    public static final int UNCHECKED = -1;
+    /** {@link #arm} {@code known}: look at the fd's readiness now (the last attempt was another thread's). */
+    public static final int CHECK_NOW = -2;
+
     /**
      * Holder: arms {@code w} for {@code mask} (poll bits) on {@code fd}. Returns 0, or -errno
-     * (-EPERM: the fd does not support poll, e.g. a regular file; -EBADF).
+     * (-EPERM: the fd does not support poll, e.g. a regular file; -EBADF). {@code known} is
+     * the fd's {@link #readiness} the caller took just before, {@link #UNCHECKED} or
+     * {@link #CHECK_NOW}: readiness there at arm time is reported to {@code w} alone now
+     * (a one-shot wait then completes without being linked), and never again to waits
+     * armed on the fd before (see {@link ArmedFds}).
      *
-     * <p>The fd stays in the epoll set, edge-triggered. With {@code checkNow} (POLL_ADD, or a
-     * request whose failed attempt was made by another thread) the interest is set again
-     * ({@code EPOLL_CTL_MOD}), which makes epoll look at the fd's readiness now, so an fd that
-     * is ready already reports at the next wait. Without it, the caller's own attempt just
-     * found the fd not ready and no epoll wait of this task ran since, so the next edge is
-     * still to come and the arm costs no syscall, provided the registration is current: the
-     * interest covers {@code mask} and no close happened since it was set (a closed number
-     * may name a new file now; waits armed on the closed file then stay pending, off the new
-     * one). Closes made outside jring are not seen: an fd that jring polls must be closed
-     * through jring (CLOSE, {@code Fds.close}) if its number is reused.
+     * <p>The fd stays in the epoll set, edge-triggered, so re-arming costs no syscall while
+     * the registration is current: its interest covers {@code mask} and no close happened
+     * since it was set (a closed number may name a new file now; waits armed on the closed
+     * file then stay pending, off the new one). Closes made outside jring are not seen: an
+     * fd that jring polls must be closed through jring (CLOSE, {@code Fds.close}) if its
+     * number is reused.
      */
-    public int arm(PollWait w, int fd, int mask, boolean multishot, boolean checkNow) {
-        if (fd < 0) {
-            return -Errno.EBADF;
-        }
-        if (fd >= byFd.length) {
-            byFd = Arrays.copyOf(byFd, Math.max(fd + 1, byFd.length * 2));
-        }
-        ArmedFd a = byFd[fd];
-        if (a == null) {
-            a = new ArmedFd(fd);
-            byFd[fd] = a;
-        }
-        w.mask = mask;
-        w.multishot = multishot;
-        long epoch = FsCalls.closeEpoch();
-        if (!checkNow && a.handle != 0 && (a.registered & mask) == mask && a.epoch == epoch) {
-            a.link(w);
-            demand++;
-            return 0;
-        }
-        int interest = (a.interest() | mask | PollCalls.EPOLLET | PollCalls.EPOLLRDHUP) & ~PollCalls.EPOLLONESHOT;
-        int r;
-        if (a.handle != 0) {
-            r = modify(a.handle, fd, interest);
-            if (r == -Errno.ENOENT) {
-                // The fd was closed and its number names another file now: register it
-                // afresh. Waits still linked belong to the closed file: the new file's
-                // readiness is not theirs (they would read another connection's data).
-                demand -= a.orphanAll();
-                remove(a.handle, fd, false);
-                a.handle = 0;
+    public int arm(PollWait w, int fd, int mask, boolean multishot, int known) {
+        return armed.arm(w, fd, mask, multishot, known);
+    }
+
+    /**
+     * Any thread: what {@code fd} is ready for now (poll(2), timeout 0, every event a wait
+     * can ask for), as Linux's arm-time {@code vfs_poll}: the events, or -EBADF.
+     */
+    public static int readiness(int fd) {
+        return ArmedFds.readiness(fd);
+    }
+
+    /** Registers an armed fd where armed fds are watched: its handle, or -errno. */
+    long addArmed(ArmedFd a, int fd, int interest) {
+        return add(a, fd, interest, armEpfd);
+    }
+
+    /** The owner waits in epoll itself (no {@link PollerThread}), so {@link #harvest} sees the armed fds. */
+    boolean ownerWaits() {
+        return thread == null;
+    }
+
+    /**
+     * Holder: dispatches what is ready now, in batches while they come full (at most
+     * {@code rounds}), into the calling thread's own event buffer (the owner's may hold the
+     * events of a sleep not dispatched yet).
+     */
+    void harvest(int rounds) {
+        SysCallContext ctx = SysCallContext.current();
+        MemorySegment buf = ctx.epollEvents();
+        int max = SysCallContext.EPOLL_EVENTS_CAPACITY;
+        for (int i = 0; i < rounds; i++) {
+            int n = PollCalls.epollPoll(ctx, epfd, buf, max);
+            if (n > 0) {
+                dispatch(buf, n);
             }
-        } else {
-            r = -Errno.ENOENT;
-        }
-        if (r == -Errno.ENOENT) {
-            long h = add(a, fd, interest, armEpfd);
-            if (h < 0) {
-                return (int) h;
+            if (n < max) {
+                return;
             }
-            a.handle = h;
-            r = 0;
         }
-        if (r < 0) {
-            return r;
-        }
-        a.registered = interest;
-        a.epoch = epoch;
-        a.link(w);
-        demand++;
-        return 0;
     }
 
     /** Holder: unlinks an armed wait (cancel, removal, end of a multishot); no-op if not armed. */

@@ -108,6 +108,31 @@ public final class PollCalls {
     public static final MethodHandle POLL = Libc.downcall("poll",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
 
+    /** poll(2), critical: only with timeout 0. */
+    private static final MethodHandle POLL_CRITICAL = Libc.critical("poll",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+
+    /**
+     * poll(2) on one fd with timeout 0, critical: the events of {@code events} (plus POLLERR,
+     * POLLHUP, POLLNVAL) that {@code fd} has now, or -errno. A negative fd gives 0, as poll(2)
+     * ignores it.
+     */
+    public static int pollNow(SysCallContext ctx, int fd, int events) {
+        try {
+            MemorySegment pfd = ctx.scratch();
+            pfd.set(JAVA_INT, 0, fd);
+            pfd.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 4, (short) events);
+            pfd.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 6, (short) 0);
+            int r = (int) POLL_CRITICAL.invokeExact(ctx.capture(), pfd, 1L, 0);
+            if (r < 0) {
+                return -ctx.lastErrno();
+            }
+            return r == 0 ? 0 : pfd.get(java.lang.foreign.ValueLayout.JAVA_SHORT, 6) & 0xFFFF;
+        } catch (Throwable t) {
+            return Libc.errnoOf(t);
+        }
+    }
+
     /**
      * poll(2) on one fd: the revents (0 on timeout), or -errno. {@code timeoutMs} 0 checks
      * readiness now; -1 waits forever.

@@ -149,4 +149,28 @@ class PollCancelAllTest {
             assertEquals(cqe(100, 0), submitAndNext(ring));
         }
     }
+
+    @ParameterizedTest(name = "setup 0x{0}")
+    @MethodSource("io.jring.conformance.ConformanceSupport#ringKinds")
+    void fdFixedCancelsTheRequestsOnThatSlotAndABadSlotIsEbadf(int setup) {
+        try (OpenFds fds = new OpenFds(); IoUring ring = ring(setup); Arena arena = Arena.ofConfined()) {
+            int[] p0 = fds.pipe();
+            int[] p1 = fds.pipe();
+            ring.registerFiles(new int[] {p0[0], p1[0]});
+            sqe(ring).prepPollAdd(0, Poll.IN).flags(SqeFlags.FIXED_FILE).userData(1);
+            sqe(ring).prepRead(1, arena.allocate(8), -1).flags(SqeFlags.FIXED_FILE).userData(2);
+            sqe(ring).prepPollAdd(0, Poll.IN).flags(SqeFlags.FIXED_FILE).userData(3);
+            assertEquals(3, ring.submit());
+            // IORING_ASYNC_CANCEL_FD_FIXED: the fd is a slot, as if the cancel had FIXED_FILE.
+            sqe(ring).prepCancelFd(0, Cancel.ALL | Cancel.FD_FIXED).userData(100);
+            sqe(ring).prepCancelFd(Integer.MAX_VALUE, Cancel.FD_FIXED).userData(101);
+            assertEquals(2, ring.submit());
+            assertAnyOrder(List.of(cqe(100, 2), cancelled(1), cancelled(3), cqe(101, -io.jring.Errno.EBADF)),
+                    next(ring, 4));
+            sqe(ring).prepCancelFd(1, Cancel.FD_FIXED).userData(102);
+            ring.submit();
+            assertAnyOrder(List.of(cqe(102, 0), cancelled(2)), next(ring, 2));
+            assertQuiet(ring);
+        }
+    }
 }

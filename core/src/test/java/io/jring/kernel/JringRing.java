@@ -202,5 +202,11 @@ final class JringRing implements RingDriver {
             sqe.opcode(opcode);
             return this;
         }
+
+        @Override
+        public SqeWriter fileIndex(int fileIndex) {
+            sqe.fileIndex(fileIndex);
+            return this;
+        }
     }
 }

@@ -295,6 +295,7 @@ public final class KernelSqe implements SqeWriter {
         return this;
     }
 
+    @Override
     public KernelSqe fileIndex(int fileIndex) {
         slot.set(JAVA_INT, 44, fileIndex);
         return this;

@@ -13,14 +13,16 @@ import io.jring.sys.SysCallContext;
  *
  * <p>Descriptor names: {@code p0.r}/{@code p0.w} (pipe 0's ends), {@code s0.a}/{@code s0.b}
  * (socket pair 0), {@code file} (the scenario's temp file), {@code bad} (a number no
- * descriptor has), {@code #3} (fixed-file index 3, with {@link #fixed()}).
+ * descriptor has), {@code #3} (the number 3 as it is: fixed-file index 3 with {@link #fixed()},
+ * else descriptor 3; {@code #-1}, {@code #2147483647} for out-of-range numbers).
  *
  * <p>Immutable: every modifier returns a copy.
  */
 public final class SqeSpec {
     enum Kind {
         NOP, READ, WRITE, READV, WRITEV, READ_SELECT, FSYNC, POLL_ADD, POLL_MULTISHOT, POLL_REMOVE, TIMEOUT,
-        TIMEOUT_REMOVE, TIMEOUT_UPDATE, LINK_TIMEOUT, CANCEL, CANCEL_FD, PROVIDE_BUFFERS, REMOVE_BUFFERS, RECV, SEND, RAW_OPCODE
+        TIMEOUT_REMOVE, TIMEOUT_UPDATE, LINK_TIMEOUT, CANCEL, CANCEL_FD, PROVIDE_BUFFERS, REMOVE_BUFFERS, RECV, SEND, RAW_OPCODE,
+        CLOSE, CLOSE_FIXED, ON_FD
     }
 
     /** A descriptor number no process has (above any RLIMIT_NOFILE): -EBADF at issue. */
@@ -166,6 +168,25 @@ public final class SqeSpec {
         return of(Kind.SEND).with(fd, data.length(), data, 0);
     }
 
+    public static SqeSpec close(String fd) {
+        return of(Kind.CLOSE).with(fd, 0, null, 0);
+    }
+
+    /** CLOSE of fixed-file slot {@code fileIndex - 1} (the SQE's file_index, 0 meaning none). */
+    public static SqeSpec closeFixed(int fileIndex) {
+        return of(Kind.CLOSE_FIXED).withArgs(0, fileIndex, 0, 0, 0, 0);
+    }
+
+    /** {@code opcode} on {@code fd} with every other field 0 (ACCEPT, SHUTDOWN, MSG_RING, ...). */
+    public static SqeSpec onFd(int opcode, String fd) {
+        return of(Kind.ON_FD).with(fd, 0, null, 0).withArgs(0, 0, opcode, 0, 0, 0);
+    }
+
+    /** POLL_ADD with {@code addFlags} (IORING_POLL_ADD_*) in len. */
+    public static SqeSpec pollAddFlags(String fd, int mask, int addFlags) {
+        return of(Kind.POLL_ADD).with(fd, addFlags, null, 0).withArgs(0, 0, mask, 0, 0, 0);
+    }
+
     /** An SQE with only its opcode set (for invalid opcodes). */
     public static SqeSpec rawOpcode(int opcode) {
         return of(Kind.RAW_OPCODE).withArgs(0, 0, opcode, 0, 0, 0);
@@ -222,7 +243,12 @@ public final class SqeSpec {
                 sqe.len(len);
             }
             case FSYNC -> sqe.prepFsync(env.fd(fd), 0);
-            case POLL_ADD -> sqe.prepPollAdd(env.fd(fd), opFlags);
+            case POLL_ADD -> {
+                sqe.prepPollAdd(env.fd(fd), opFlags);
+                if (len != 0) {
+                    sqe.len(len);
+                }
+            }
             case POLL_MULTISHOT -> sqe.prepPollMultishot(env.fd(fd), opFlags);
             case POLL_REMOVE -> sqe.prepPollRemove(target);
             case TIMEOUT -> sqe.prepTimeout(deadline(), count, opFlags);
@@ -236,6 +262,9 @@ public final class SqeSpec {
             case RECV -> sqe.prepRecv(env.fd(fd), env.buffer(len), 0);
             case SEND -> sqe.prepSend(env.fd(fd), env.bytes(data), 0);
             case RAW_OPCODE -> sqe.prepNop().opcode(opFlags);
+            case CLOSE -> sqe.prepClose(env.fd(fd));
+            case CLOSE_FIXED -> sqe.prepClose(0).fileIndex(count);
+            case ON_FD -> sqe.prepRead(env.fd(fd), null, 0).opcode(opFlags);
         }
         sqe.userData(userData).flags(sqeFlags);
     }
@@ -261,8 +290,11 @@ public final class SqeSpec {
             case READV, WRITEV -> s.append(fd).append(", ").append(offset).append(", ")
                     .append(java.util.Arrays.toString(lens));
             case READ_SELECT -> s.append(fd).append(", group ").append(group).append(", ").append(len);
-            case FSYNC, CANCEL_FD -> s.append(fd);
-            case POLL_ADD, POLL_MULTISHOT -> s.append(fd).append(", 0x").append(Integer.toHexString(opFlags));
+            case FSYNC, CANCEL_FD, CLOSE -> s.append(fd);
+            case CLOSE_FIXED -> s.append("file index ").append(count);
+            case ON_FD -> s.append(io.jring.Opcode.name(opFlags)).append(", ").append(fd);
+            case POLL_ADD, POLL_MULTISHOT -> s.append(fd).append(", 0x").append(Integer.toHexString(opFlags))
+                    .append(len != 0 ? ", len 0x" + Integer.toHexString(len) : "");
             case POLL_REMOVE, TIMEOUT_REMOVE -> s.append(target);
             case TIMEOUT_UPDATE -> s.append(target).append(", ").append(nanos / 1_000_000).append("ms");
             case TIMEOUT -> s.append(nanos / 1_000_000).append("ms, count ").append(count);

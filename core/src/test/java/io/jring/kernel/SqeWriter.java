@@ -57,4 +57,7 @@ public interface SqeWriter {
     SqeWriter len(int len);
 
     SqeWriter opcode(int opcode);
+
+    /** The SQE's file_index (slot + 1 for CLOSE and direct descriptors). */
+    SqeWriter fileIndex(int fileIndex);
 }

@@ -210,4 +210,78 @@ class PollAddTest {
             NetTestSupport.assertQuiet(ring);
         }
     }
+
+    @ParameterizedTest(name = "setup 0x{0}")
+    @MethodSource("io.jring.net.NetTestSupport#ringKinds")
+    void pollOnANumberNoDescriptorCanHaveIsEbadfAndTheRingGoesOn(int setup) {
+        // Linux: -EBADF from the fd lookup. These once grew the poller's fd table first:
+        // 1 << 30 allocated gigabytes, MAX_VALUE threw from submit() and left the SQE queued.
+        int[] numbers = {1 << 30, Integer.MAX_VALUE, Integer.MIN_VALUE, -5};
+        try (IoUring ring = ring(setup)) {
+            for (int i = 0; i < numbers.length; i++) {
+                sqe(ring).prepPollAdd(numbers[i], Poll.IN).userData(10 + i);
+                sqe(ring).prepPollMultishot(numbers[i], Poll.IN).userData(20 + i);
+            }
+            sqe(ring).prepNop().userData(99);
+            assertEquals(2 * numbers.length + 1, ring.submit());
+            Map<Long, Completion> got = byUserData(next(ring, 2 * numbers.length + 1));
+            for (int i = 0; i < numbers.length; i++) {
+                assertEquals(cqe(10 + i, -Errno.EBADF), got.get(10L + i), "POLL_ADD on " + numbers[i]);
+                assertEquals(cqe(20 + i, -Errno.EBADF), got.get(20L + i), "multishot POLL_ADD on " + numbers[i]);
+            }
+            assertEquals(cqe(99, 0), got.get(99L));
+        }
+    }
+
+    @ParameterizedTest(name = "setup 0x{0}")
+    @MethodSource("io.jring.net.NetTestSupport#ringKinds")
+    void readyOneShotPollCompletesInItsSubmitSoARemoveAfterItFindsNothing(int setup) {
+        try (OpenFds fds = new OpenFds(); IoUring ring = ring(setup)) {
+            int[] s = fds.socketPair();
+            Fds.write(s[1], ascii("x"));
+            // Linux looks at readiness as it arms (vfs_poll): the poll completes at once.
+            sqe(ring).prepPollAdd(s[0], Poll.IN | Poll.OUT).userData(1);
+            sqe(ring).prepPollRemove(1).userData(2);
+            assertEquals(2, ring.submit());
+            assertEquals(List.of(cqe(1, Poll.IN | Poll.OUT), cqe(2, -Errno.ENOENT)), next(ring, 2));
+            assertNoCqe(ring);
+        }
+    }
+
+    @ParameterizedTest(name = "setup 0x{0}")
+    @MethodSource("io.jring.net.NetTestSupport#ringKinds")
+    void regularFileIsReadyForItsDefaultMaskAndEinvalForAnyOtherEvents(int setup) throws java.io.IOException {
+        java.nio.file.Path f = java.nio.file.Files.createTempFile("poll", ".dat");
+        try (OpenFds fds = new OpenFds(); IoUring ring = ring(setup)) {
+            int fd = fds.add(Fds.open(f, io.jring.OpenFlags.RDWR, 0));
+            // Linux's DEFAULT_POLLMASK (IN, OUT, RDNORM, WRNORM): a file with no wait queue and
+            // none of those asked for (POLLERR alone, POLLPRI, 0) is -EINVAL, multishot too.
+            int[] masks = {Poll.ERR, Poll.HUP, Poll.PRI, Poll.RDHUP, 0, Poll.IN, Poll.OUT | Poll.ERR};
+            int[] want = {-Errno.EINVAL, -Errno.EINVAL, -Errno.EINVAL, -Errno.EINVAL, -Errno.EINVAL, Poll.IN, Poll.OUT};
+            for (int i = 0; i < masks.length; i++) {
+                sqe(ring).prepPollAdd(fd, masks[i]).userData(i);
+                assertEquals(cqe(i, want[i]), submitAndNext(ring), "mask 0x" + Integer.toHexString(masks[i]));
+                sqe(ring).prepPollMultishot(fd, masks[i]).userData(100 + i);
+                assertEquals(cqe(100 + i, want[i]), submitAndNext(ring),
+                        "multishot mask 0x" + Integer.toHexString(masks[i]) + ": one final CQE, no MORE");
+            }
+            assertNoCqe(ring);
+        } finally {
+            java.nio.file.Files.deleteIfExists(f);
+        }
+    }
+
+    @ParameterizedTest(name = "setup 0x{0}")
+    @MethodSource("io.jring.net.NetTestSupport#ringKinds")
+    void levelTriggeredPollIsRefusedAtPrepAndEndsTheSubmit(int setup) {
+        try (OpenFds fds = new OpenFds(); IoUring ring = ring(setup)) {
+            int[] s = fds.socketPair();
+            sqe(ring).prepPollAdd(s[0], Poll.OUT).len(8).userData(1);   // IORING_POLL_ADD_LEVEL
+            sqe(ring).prepNop().userData(2);
+            assertEquals(1, ring.submit(), "Linux 6.18 takes no POLL_ADD flag but MULTI");
+            assertEquals(cqe(1, -Errno.EINVAL), next(ring));
+            assertEquals(1, ring.submit());
+            assertEquals(cqe(2, 0), next(ring));
+        }
+    }
 }

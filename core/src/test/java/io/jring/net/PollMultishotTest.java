@@ -197,4 +197,65 @@ class PollMultishotTest {
             }
         }
     }
+
+    @ParameterizedTest(name = "setup 0x{0}")
+    @MethodSource("io.jring.net.NetTestSupport#ringKinds")
+    void pollsArmedAfterAMultishotOnTheSameSocketDoNotRefireIt(int setup) {
+        try (OpenFds fds = new OpenFds(); IoUring ring = ring(setup)) {
+            int[] s = fds.socketPair();
+            sqe(ring).prepPollMultishot(s[0], Poll.IN | Poll.OUT).userData(1);
+            assertEquals(cqe(1, Poll.OUT, CqeFlags.MORE), submitAndNext(ring));
+            // Each arm looks at readiness for itself alone (Linux: one wait-queue entry each).
+            sqe(ring).prepPollAdd(s[0], Poll.OUT).userData(2);
+            assertEquals(cqe(2, Poll.OUT), submitAndNext(ring));
+            sqe(ring).prepPollMultishot(s[0], Poll.OUT).userData(3);
+            assertEquals(cqe(3, Poll.OUT, CqeFlags.MORE), submitAndNext(ring));
+            sqe(ring).prepPollAdd(s[0], Poll.IN).userData(4);
+            ring.submit();
+            assertQuiet(ring);
+        }
+    }
+
+    @ParameterizedTest(name = "setup 0x{0}")
+    @MethodSource("io.jring.net.NetTestSupport#ringKinds")
+    void recvWaitingBesideAMultishotOutPollDoesNotRefireIt(int setup) {
+        try (OpenFds fds = new OpenFds(); IoUring ring = ring(setup);
+                java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            int[] s = fds.socketPair();
+            sqe(ring).prepPollMultishot(s[0], Poll.OUT).userData(1);
+            assertEquals(cqe(1, Poll.OUT, CqeFlags.MORE), submitAndNext(ring));
+            // The recv's internal poll widens the fd's epoll interest to POLLIN.
+            sqe(ring).prepRecv(s[0], arena.allocate(8), 0).userData(2);
+            ring.submit();
+            assertQuiet(ring);
+            sqe(ring).prepCancel(2, 0).userData(3);
+            ring.submit();
+            Map<Long, Completion> got = byUserData(next(ring, 2));
+            assertEquals(cqe(3, 0), got.get(3L));
+            assertEquals(cqe(2, -Errno.ECANCELED), got.get(2L));
+            assertQuiet(ring);
+        }
+    }
+
+    @ParameterizedTest(name = "setup 0x{0}")
+    @MethodSource("io.jring.net.NetTestSupport#ringKinds")
+    void secondMultishotOnAReadableSocketPostsOnlyItsOwnFirstCqe(int setup) {
+        try (OpenFds fds = new OpenFds(); IoUring ring = ring(setup)) {
+            int[] s = fds.socketPair();
+            Fds.write(s[1], ascii("q"));
+            sqe(ring).prepPollMultishot(s[0], Poll.IN).userData(1);
+            assertEquals(cqe(1, Poll.IN, CqeFlags.MORE), submitAndNext(ring));
+            assertQuiet(ring);
+            sqe(ring).prepPollMultishot(s[0], Poll.IN).userData(2);
+            assertEquals(cqe(2, Poll.IN, CqeFlags.MORE), submitAndNext(ring));
+            sqe(ring).prepPollAdd(s[0], Poll.IN).userData(3);
+            assertEquals(cqe(3, Poll.IN), submitAndNext(ring));
+            assertQuiet(ring);
+            Fds.write(s[1], ascii("q"));
+            Map<Long, Completion> got = byUserData(next(ring, 2));
+            assertEquals(cqe(1, Poll.IN, CqeFlags.MORE), got.get(1L));
+            assertEquals(cqe(2, Poll.IN, CqeFlags.MORE), got.get(2L));
+            assertQuiet(ring);
+        }
+    }
 }

@@ -136,4 +136,26 @@ class PollRemoveTest {
             assertEquals("hey", NetTestSupport.ascii(buf, 3));
         }
     }
+
+    @ParameterizedTest(name = "setup 0x{0}")
+    @MethodSource("io.jring.net.NetTestSupport#ringKinds")
+    void removeInTheSubmitOfAReadyMultishotIsEalreadyAndThePollStaysArmed(int setup) {
+        try (OpenFds fds = new OpenFds(); IoUring ring = ring(setup)) {
+            int[] s = fds.socketPair();
+            Fds.write(s[1], ascii("x"));
+            // The first CQE is on its way as task work when the remove runs: Linux's
+            // io_poll_disarm finds the poll owned by that wakeup.
+            sqe(ring).prepPollMultishot(s[0], Poll.IN).userData(1);
+            sqe(ring).prepPollRemove(1).userData(2);
+            assertEquals(2, ring.submit());
+            assertEquals(java.util.List.of(cqe(2, -Errno.EALREADY), cqe(1, Poll.IN, io.jring.CqeFlags.MORE)),
+                    next(ring, 2));
+            assertQuiet(ring);
+            Fds.write(s[1], ascii("y"));
+            assertEquals(cqe(1, Poll.IN, io.jring.CqeFlags.MORE), next(ring), "still armed");
+            sqe(ring).prepPollRemove(1).userData(3);
+            ring.submit();
+            assertEquals(java.util.List.of(cqe(3, 0), cqe(1, -Errno.ECANCELED)), next(ring, 2));
+        }
+    }
 }
