@@ -69,6 +69,8 @@ public final class Scenarios {
         addProvidedBuffers(all);
         addFiles(all);
         addReadWrite(all);
+        TimeoutCountScenarios.add(all);
+        LinkTimeoutCqeScenarios.add(all);
         return all;
     }
 
