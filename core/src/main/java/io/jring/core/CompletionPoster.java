@@ -48,6 +48,8 @@ final class CompletionPoster {
             post(req.userData, res, cflags);
         } else if ((req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, res, cflags);
+        } else {
+            timeouts.skipped();
         }
         pool.releasePlain(req);
         if (drain.active()) {
@@ -77,6 +79,8 @@ final class CompletionPoster {
         }
         if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, res, cflags);
+        } else {
+            timeouts.skipped();
         }
         Request next = req.link;
         if (next != null) {
@@ -91,6 +95,8 @@ final class CompletionPoster {
         ring.buffers.recycle(req);
         if (!skipCqe) {
             post(req.userData, res, 0);
+        } else {
+            timeouts.skipped();
         }
         release(req);
     }
@@ -194,8 +200,20 @@ final class CompletionPoster {
         }
     }
 
-    /** Publishes posted CQEs and wakes a thread waiting on this ring if it is not us. */
+    /**
+     * The end of a batch of completions (a submit call, a task-work run): counting TIMEOUTs
+     * that were reached complete, then the CQEs are published.
+     */
     void flush() {
+        timeouts.flush();
+        publish();
+    }
+
+    /**
+     * Publishes posted CQEs and wakes a thread waiting on this ring if it is not us. Without
+     * the posting right (a legacy MSG_RING sender under the CQ lock) only this.
+     */
+    void publish() {
         boolean published;
         if (cqLock != null) {
             cqLock.lock();
