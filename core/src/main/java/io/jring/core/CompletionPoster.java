@@ -44,7 +44,7 @@ final class CompletionPoster {
             return;
         }
         if (res < 0) {
-            failedEvent(req, res, takeReason(req));
+            opFailed(req, res);
             post(req.userData, res, cflags);
         } else if ((req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, res, cflags);
@@ -75,7 +75,7 @@ final class CompletionPoster {
             cflags |= ring.buffers.complete(req, res);
         }
         if (res < 0 && failed) {
-            failedEvent(req, res, takeReason(req));
+            opFailed(req, res);
         }
         if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, res, cflags);
@@ -140,7 +140,19 @@ final class CompletionPoster {
         release(req);
     }
 
+    /** A request that ran completed with {@code err}: a ReqFailed event unless that was an expected outcome. */
+    private void opFailed(Request req, int err) {
+        String why = takeReason(req);
+        if (Tracing.reqFailed && ReqFailedEvent.isFailure(req.opcode, err, req.flags, req.cancelRequested)) {
+            failedEvent(req, err, why);
+        }
+    }
+
+    /** A ReqFailed event (the caller decided it is a failure); built only if a recording takes it. */
     void failedEvent(Request req, int err, String reason) {
+        if (!Tracing.reqFailed) {
+            return;
+        }
         ReqFailedEvent ev = new ReqFailedEvent();
         if (ev.shouldCommit()) {
             ev.ring = ring.id;

@@ -30,6 +30,8 @@ public final class Tracing {
     public static volatile boolean taskAdd;
     public static volatile boolean taskWorkRun;
     public static volatile boolean pollArm;
+    /** ReqFailed: on in recordings by default; without one taking it, failures build neither the event nor its reason. */
+    public static volatile boolean reqFailed;
 
     static {
         try {
@@ -82,6 +84,7 @@ public final class Tracing {
         taskAdd = isOn(TaskAddEvent.class);
         taskWorkRun = isOn(TaskWorkRunEvent.class);
         pollArm = isOn(PollArmEvent.class);
+        reqFailed = isOn(ReqFailedEvent.class);
     }
 
     private static boolean isOn(Class<? extends Event> type) {
