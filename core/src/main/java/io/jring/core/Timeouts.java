@@ -66,8 +66,12 @@ final class Timeouts {
     private volatile int cqTimeouts;
     /** The count at the last check (Linux's cq_last_tm_flush). */
     private int lastFlush;
-    /** A completion (posted or skipped) since the last check: only then does Linux check. */
-    private boolean completed;
+    /**
+     * {@link #cqTail} at the last flush, and whether a CQE was skipped since: only a flush
+     * that follows a completion checks counts, as Linux's.
+     */
+    private int flushedTail;
+    private boolean skippedSinceFlush;
     /** Alive TIMEOUTs with a count: only then is the list checked. */
     private int counting;
     /** True inside a submit call; {@link #batchTail} is the CQ tail when it began. */
@@ -133,12 +137,11 @@ final class Timeouts {
     /** Every posted CQE (Linux's cached_cq_tail++). */
     void posted() {
         cqTail++;
-        completed = true;
     }
 
     /** A completion whose CQE was skipped (CQE_SKIP_SUCCESS): it still makes the flush check counts. */
     void skipped() {
-        completed = true;
+        skippedSinceFlush = true;
     }
 
     /** A submit call begins. */
@@ -157,13 +160,18 @@ final class Timeouts {
      * flush, the counting TIMEOUTs reached complete, in the order of their targets.
      */
     void flush() {
-        if (!completed) {
+        int t = cqTail;
+        if (t == flushedTail && !skippedSinceFlush) {
             return;
         }
-        completed = false;
-        if (counting == 0) {
-            return;
+        flushedTail = t;
+        skippedSinceFlush = false;
+        if (counting > 0) {
+            checkCounts();
         }
+    }
+
+    private void checkCounts() {
         int seq = cqTail - (int) CQ_TIMEOUTS.getAcquire(this);
         int got = seq - lastFlush;
         for (Request r = head; r != null && r.targetSeq >= 0; ) {
