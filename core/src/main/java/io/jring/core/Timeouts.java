@@ -59,11 +59,13 @@ final class Timeouts {
     private int cqTail;
     /**
      * TIMEOUTs that expired or completed by their count (Linux's cq_timeouts, u32). Added to
-     * by the timer thread at expiry and by the posting side, hence atomic adds; the posting
-     * side reads it with acquire, so an expiry whose task work it has seen is counted.
+     * by the timer thread at expiry (under the timers' lock, before it queues the task work)
+     * and by the posting side, hence atomic adds ({@link #CQ_TIMEOUTS} getAndAdd); the
+     * posting side reads it with getAcquire, so an expiry it learnt of (its task work ran,
+     * or a cancel under the timers' lock found it fired) is counted.
      */
-    @SuppressWarnings("unused")   // through CQ_TIMEOUTS
-    private volatile int cqTimeouts;
+    @SuppressWarnings("unused")   // through CQ_TIMEOUTS only
+    private int cqTimeouts;
     /** The count at the last check (Linux's cq_last_tm_flush). */
     private int lastFlush;
     /**
