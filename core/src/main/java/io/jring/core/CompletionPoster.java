@@ -44,10 +44,12 @@ final class CompletionPoster {
             return;
         }
         if (res < 0) {
-            failedEvent(req, res, takeReason(req));
+            opFailed(req, res);
             post(req.userData, res, cflags);
         } else if ((req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, res, cflags);
+        } else {
+            timeouts.skipped();
         }
         pool.releasePlain(req);
         if (drain.active()) {
@@ -73,10 +75,12 @@ final class CompletionPoster {
             cflags |= ring.buffers.complete(req, res);
         }
         if (res < 0 && failed) {
-            failedEvent(req, res, takeReason(req));
+            opFailed(req, res);
         }
         if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, res, cflags);
+        } else {
+            timeouts.skipped();
         }
         Request next = req.link;
         if (next != null) {
@@ -91,6 +95,8 @@ final class CompletionPoster {
         ring.buffers.recycle(req);
         if (!skipCqe) {
             post(req.userData, res, 0);
+        } else {
+            timeouts.skipped();
         }
         release(req);
     }
@@ -134,6 +140,15 @@ final class CompletionPoster {
         release(req);
     }
 
+    /** A request that ran completed with {@code err}: a ReqFailed event unless that was an expected outcome. */
+    private void opFailed(Request req, int err) {
+        String why = takeReason(req);
+        if (Tracing.reqFailed && ReqFailedEvent.isFailure(req.opcode, err, req.flags, req.cancelRequested)) {
+            failedEvent(req, err, why);
+        }
+    }
+
+    /** A ReqFailed event (the caller decided it is a failure); built only if a recording takes it. */
     void failedEvent(Request req, int err, String reason) {
         if (!Tracing.reqFailed) {
             return;
@@ -200,8 +215,20 @@ final class CompletionPoster {
         }
     }
 
-    /** Publishes posted CQEs and wakes a thread waiting on this ring if it is not us. */
+    /**
+     * The end of a batch of completions (a submit call, a task-work run): counting TIMEOUTs
+     * that were reached complete, then the CQEs are published.
+     */
     void flush() {
+        timeouts.flush();
+        publish();
+    }
+
+    /**
+     * Publishes posted CQEs and wakes a thread waiting on this ring if it is not us. Without
+     * the posting right (a legacy MSG_RING sender under the CQ lock) only this.
+     */
+    void publish() {
         boolean published;
         if (cqLock != null) {
             cqLock.lock();

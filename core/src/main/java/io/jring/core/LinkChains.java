@@ -11,7 +11,9 @@ import io.jring.SqeFlags;
  * chain never spans two submits). A chain runs one request at a time: each member is
  * queued, as task work, when the one before it completes. If a member fails (an error or a
  * short read/write) and is not IO_HARDLINK, the rest complete with -ECANCELED; when the
- * failing member carries CQE_SKIP_SUCCESS, their CQEs are skipped, as in Linux.
+ * failing member carries CQE_SKIP_SUCCESS, their CQEs are skipped, as in Linux. A
+ * LINK_TIMEOUT right after the member it guards is not part of "the rest": it completes
+ * -ECANCELED with its own CQE_SKIP_SUCCESS, however that member ended (even at prep).
  *
  * <p>A member that fails while the chain is assembled keeps its error and marks the head
  * failed (-ECANCELED); assembly goes on, and the whole chain fails when it ends.
@@ -38,6 +40,13 @@ final class LinkChains {
      */
     static final TaskWorkFunc FAIL_LINKED = (req, cancel) -> req.ring.links.cancelChain(req, false);
     static final TaskWorkFunc FAIL_LINKED_QUIET = (req, cancel) -> req.ring.links.cancelChain(req, true);
+
+    /**
+     * Task work: a LINK_TIMEOUT whose request ended without it completes -ECANCELED. That is
+     * no failure in Linux's eyes (io_req_queue_tw_complete): its own CQE_SKIP_SUCCESS holds.
+     */
+    static final TaskWorkFunc TIMEOUT_DISARMED = (req, cancel) ->
+            req.ring.poster.finishQuietly(req, -Errno.ECANCELED, (req.flags & SqeFlags.CQE_SKIP_SUCCESS) != 0);
 
     private final RingContext ring;
     private Request head;
@@ -134,24 +143,37 @@ final class LinkChains {
     /**
      * A chain that failed while assembled: the head posts its error now, the rest theirs or
      * -ECANCELED from task work (checked on 6.18: a later SQE of the same submit that
-     * completes inline posts before them).
+     * completes inline posts before them). A LINK_TIMEOUT guarding the head is disarmed
+     * first, as after any completion of its request.
      */
     private void failChain(Request h) {
         Request next = h.link;
         h.link = null;
         boolean skip = (h.flags & SqeFlags.CQE_SKIP_SUCCESS) != 0;
         ring.poster.postAndFree(h, h.res, 0);
-        if (next != null) {
-            next.taskFunc = skip ? FAIL_LINKED_QUIET : FAIL_LINKED;
-            next.setCompletionWork(false);
-            ring.issuer.queueTaskWork(next, false);
+        if (next != null && next.opcode == Opcode.LINK_TIMEOUT && next.timeoutTarget == h) {
+            Request lt = next;
+            next = lt.link;
+            lt.link = null;
+            lt.timeoutTarget = null;
+            queue(lt, TIMEOUT_DISARMED);
         }
+        if (next != null) {
+            queue(next, skip ? FAIL_LINKED_QUIET : FAIL_LINKED);
+        }
+    }
+
+    private void queue(Request r, TaskWorkFunc func) {
+        r.taskFunc = func;
+        r.setCompletionWork(false);
+        ring.issuer.queueTaskWork(r, false);
     }
 
     /**
      * Posting right, from {@code postAndFree}: {@code done} completed ({@code failed} or
-     * not) and {@code next} followed it. Disarms a link timeout that guarded it, then
-     * queues the next member or cancels the rest.
+     * not) and {@code next} followed it (Linux's io_disarm_next). Disarms a link timeout
+     * that guarded it, then queues the next member or the cancellation of the rest, all
+     * through task work: CQEs posted meanwhile come first.
      */
     void completed(Request done, Request next, boolean failed) {
         if (next.opcode == Opcode.LINK_TIMEOUT && next.timeoutTarget == done) {
@@ -160,8 +182,7 @@ final class LinkChains {
             lt.link = null;
             lt.timeoutTarget = null;
             if (ring.timers().cancel(lt)) {
-                // Not a failure in Linux's eyes: the timeout's own CQE_SKIP_SUCCESS holds.
-                ring.poster.finishQuietly(lt, -Errno.ECANCELED, (lt.flags & SqeFlags.CQE_SKIP_SUCCESS) != 0);
+                queue(lt, TIMEOUT_DISARMED);
             }
             // else the timer fired: its task work posts -ETIME
             if (next == null) {
@@ -169,12 +190,10 @@ final class LinkChains {
             }
         }
         if (failed && (done.flags & SqeFlags.IO_HARDLINK) == 0) {
-            cancelChain(next, (done.flags & SqeFlags.CQE_SKIP_SUCCESS) != 0);
+            queue(next, (done.flags & SqeFlags.CQE_SKIP_SUCCESS) != 0 ? FAIL_LINKED_QUIET : FAIL_LINKED);
             return;
         }
-        next.taskFunc = ISSUE_LINKED;
-        next.setCompletionWork(false);
-        ring.issuer.queueTaskWork(next, false);
+        queue(next, ISSUE_LINKED);
     }
 
     /** Completes {@code first} and its successors: their own error if they failed, else -ECANCELED. */

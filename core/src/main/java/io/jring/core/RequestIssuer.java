@@ -158,12 +158,14 @@ final class RequestIssuer {
 
     /** Fails a request before issue, saying why in the ReqFailed event. */
     private void reject(Request req, int err, Sqe sqe) {
-        poster.fail(req, err, reason(req, sqe));
+        poster.fail(req, err, Tracing.reqFailed ? reason(req, sqe) : null);
     }
 
     /** A chain member failed before issue: only the event now; the chain posts when it ends. */
     private void rejectEvent(Request req, int err, Sqe sqe) {
-        poster.failedEvent(req, err, reason(req, sqe));
+        if (Tracing.reqFailed) {
+            poster.failedEvent(req, err, reason(req, sqe));
+        }
     }
 
     private String reason(Request req, Sqe sqe) {

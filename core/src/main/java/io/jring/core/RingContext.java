@@ -683,7 +683,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             target.cqLock.lock();
             try {
                 target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
-                target.poster.flush();
+                target.poster.publish();
             } finally {
                 target.cqLock.unlock();
             }

@@ -5,6 +5,9 @@ import io.jring.Errno;
 import io.jring.Opcode;
 import io.jring.Timeout;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * TIMEOUT, TIMEOUT_REMOVE and LINK_TIMEOUT (the kernel's timeout.c). A TIMEOUT completes
  * with -ETIME when its timer expires, or with 0 once {@code count} CQEs were posted after it
@@ -13,28 +16,69 @@ import io.jring.Timeout;
  * the last CQE without MORE; with {@code Timeout.ETIME_SUCCESS} its -ETIME is no failure
  * (a chain after it goes on). TIMEOUT_REMOVE with {@code Timeout.UPDATE} moves a TIMEOUT's
  * expiry (it stops counting CQEs, as Linux's), with {@code Timeout.LINK_TIMEOUT_UPDATE} too
- * an armed LINK_TIMEOUT's. The CQE count is Linux's: every CQE posted, except
- * those of timeouts that expired. A LINK_TIMEOUT guards the request before it in a chain:
- * its timer starts when that request is issued; on expiry the request is cancelled and the
- * timeout completes -ETIME (or with the cancel's error), and if the request completes first
- * the timeout completes -ECANCELED.
+ * an armed LINK_TIMEOUT's. A LINK_TIMEOUT guards the request before it in a chain: its timer
+ * starts when that request is issued; on expiry the request is cancelled and the timeout
+ * completes -ETIME (or with the cancel's error), and if the request completes first the
+ * timeout completes -ECANCELED.
  *
- * <p>Posting right only, except the timers' heap ({@link Timers}, locked).
+ * <p>The count is Linux's (io_flush_timeouts): the CQ tail minus {@link #cqTimeouts}, the
+ * TIMEOUTs that expired (counted when the timer fires) or completed by their count (when
+ * that is found). So no TIMEOUT's -ETIME or count completion counts, while a removed
+ * TIMEOUT's -ECANCELED, TIMEOUT_REMOVE's CQE and every LINK_TIMEOUT CQE do. Counts are
+ * checked when a batch of completions is flushed (the end of a submit call or of a task-work
+ * run), against the value of the last check, in u32 arithmetic: a TIMEOUT completion whose
+ * CQE is skipped leaves the count one below that value, which reads as "reached" for every
+ * counting TIMEOUT, as on Linux 6.18. TIMEOUTs completed by their count post through task
+ * work, in the order of their targets.
+ *
+ * <p>Posting right only, except {@link #cqTimeouts} and the timers' heap ({@link Timers}, locked).
  */
 final class Timeouts {
     /** Task work of a request whose timer expired. */
     static final TaskWorkFunc FIRED = (req, cancel) -> req.ring.timeouts.fired(req, cancel);
 
+    private static final VarHandle CQ_TIMEOUTS;
+
+    static {
+        try {
+            CQ_TIMEOUTS = MethodHandles.lookup().findVarHandle(Timeouts.class, "cqTimeouts", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final RingContext ring;
-    /** TIMEOUT requests alive (armed, or fired and queued), oldest first. */
+    /**
+     * Linux's timeout_list: the TIMEOUTs alive (armed, or fired with their task work queued),
+     * counting ones first by target (equal targets in arrival order), then the others in
+     * arrival order.
+     */
     private Request head;
     private Request tail;
-    /** CQEs posted that count for TIMEOUT's count. */
-    private long seq;
-    /** Alive TIMEOUTs with a count: only then does a post look at the list. */
+    /** CQEs posted (Linux's cached_cq_tail, u32). */
+    private int cqTail;
+    /**
+     * TIMEOUTs that expired or completed by their count (Linux's cq_timeouts, u32). Added to
+     * by the timer thread at expiry (under the timers' lock, before it queues the task work)
+     * and by the posting side, hence atomic adds ({@link #CQ_TIMEOUTS} getAndAdd); the
+     * posting side reads it with getAcquire, so an expiry it learnt of (its task work ran,
+     * or a cancel under the timers' lock found it fired) is counted.
+     */
+    @SuppressWarnings("unused")   // through CQ_TIMEOUTS only
+    private int cqTimeouts;
+    /** The count at the last check (Linux's cq_last_tm_flush). */
+    private int lastFlush;
+    /**
+     * {@link #cqTail} at the last flush, and whether a CQE was skipped since: only a flush
+     * that follows a completion checks counts, as Linux's.
+     */
+    private int flushedTail;
+    private boolean skippedSinceFlush;
+    /** Alive TIMEOUTs with a count: only then is the list checked. */
     private int counting;
-    /** {@link #seq} when the current submit call began, or -1 outside one. */
-    private long batchBase = -1;
+    /** True inside a submit call; {@link #batchTail} is the CQ tail when it began. */
+    private boolean inBatch;
+    private int batchTail;
 
     Timeouts(RingContext ring) {
         this.ring = ring;
@@ -46,11 +90,17 @@ final class Timeouts {
      * {@code req.off}).
      */
     void arm(Request req, long nanos, int count, int flags) {
-        append(req);
-        boolean counts = count != 0 && (flags & Timeout.MULTISHOT) == 0;
-        long base = batchBase >= 0 ? batchBase : seq;
-        req.targetSeq = counts ? base + (count & 0xFFFFFFFFL) : -1;
-        if (counts) {
+        req.markSideState(Request.SIDE_TIMEOUT);
+        if (count == 0 || (flags & Timeout.MULTISHOT) != 0) {
+            req.targetSeq = -1;
+            append(req);
+        } else {
+            // Like Linux, whose completions of a submit batch reach the CQ when the batch is
+            // flushed, a TIMEOUT issued in a batch counts from the CQ as it was when the batch began.
+            int base = (inBatch ? batchTail : cqTail) - (int) CQ_TIMEOUTS.getAcquire(this);
+            req.targetSeq = (base + count) & 0xFFFFFFFFL;
+            lastFlush = base;
+            insertCounting(req, count, base);
             counting++;
         }
         ring.timers().arm(req, Timers.deadlineOf(nanos, flags));
@@ -61,19 +111,24 @@ final class Timeouts {
         ring.timers().arm(lt, Timers.deadlineOf(lt.addr2, lt.opFlags));
     }
 
+    /** The timer thread, under the timers' lock: a TIMEOUT's timer fired (Linux's io_timeout_fn). */
+    void expired() {
+        CQ_TIMEOUTS.getAndAdd(this, 1);
+    }
+
     /**
      * TIMEOUT_REMOVE with {@link Timeout#UPDATE}: the TIMEOUT with {@code userData} expires
      * at {@code nanos} ({@link Timeout#ABS} in {@code flags}: absolute, on that timeout's own
-     * clock) and no longer counts CQEs. 0, -ENOENT, or -EALREADY if it is expiring.
+     * clock) and no longer counts CQEs. 0, or -ENOENT.
      */
     int update(long userData, long nanos, int flags) {
-        Request r = find(userData);
-        int res = extract(r);
-        if (res == 0) {
-            append(r);   // Linux re-adds it at the tail
-            ring.timers().arm(r, Timers.updatedDeadline(r, nanos, flags));
+        Request r = extract(userData);
+        if (r == null) {
+            return -Errno.ENOENT;
         }
-        return res;
+        append(r);   // Linux re-adds it at the tail, without a count
+        ring.timers().arm(r, Timers.updatedDeadline(r, nanos, flags));
+        return 0;
     }
 
     /** TIMEOUT_REMOVE with {@link Timeout#LINK_TIMEOUT_UPDATE}: see {@link Timers#rearmLinkTimeout}. */
@@ -81,65 +136,83 @@ final class Timeouts {
         return ring.timers().rearmLinkTimeout(userData, nanos, flags);
     }
 
-    /** Every posted CQE: counts it, and completes TIMEOUTs whose count is reached. */
+    /** Every posted CQE (Linux's cached_cq_tail++). */
     void posted() {
-        seq++;
+        cqTail++;
+    }
+
+    /** A completion whose CQE was skipped (CQE_SKIP_SUCCESS): it still makes the flush check counts. */
+    void skipped() {
+        skippedSinceFlush = true;
+    }
+
+    /** A submit call begins. */
+    void beginBatch() {
+        inBatch = true;
+        batchTail = cqTail;
+    }
+
+    /** The submit call ended; its completions are flushed next. */
+    void endBatch() {
+        inBatch = false;
+    }
+
+    /**
+     * Completions are flushed (Linux's io_commit_cqring_flush): if any came since the last
+     * flush, the counting TIMEOUTs reached complete, in the order of their targets.
+     */
+    void flush() {
+        int t = cqTail;
+        if (t == flushedTail && !skippedSinceFlush) {
+            return;
+        }
+        flushedTail = t;
+        skippedSinceFlush = false;
         if (counting > 0) {
-            completeCounted();
+            checkCounts();
         }
     }
 
-    private void completeCounted() {
-        if (batchBase >= 0) {
-            return;   // the batch's CQEs are "not flushed" yet: endBatch checks
-        }
-        boolean again = true;
-        while (again) {
-            again = false;
-            for (Request r = head; r != null; r = r.timeoutNext) {
-                if (r.targetSeq >= 0 && seq >= r.targetSeq && ring.timers().cancel(r)) {
-                    remove(r);
-                    ring.poster.postAndFree(r, 0, 0);   // posts: may reach further counts
-                    again = true;
-                    break;
-                }
+    private void checkCounts() {
+        int seq = cqTail - (int) CQ_TIMEOUTS.getAcquire(this);
+        int got = seq - lastFlush;
+        for (Request r = head; r != null && r.targetSeq >= 0; ) {
+            Request next = r.timeoutNext;
+            if (Integer.compareUnsigned(got, (int) r.targetSeq - lastFlush) < 0) {
+                break;
             }
+            if (ring.timers().cancel(r)) {   // else it fired: its task work posts -ETIME
+                CQ_TIMEOUTS.getAndAdd(this, 1);
+                remove(r);
+                ring.issuer.completeInTask(r, 0, 0, RingContext.COMPLETE, false, false);
+            }
+            r = next;
         }
+        lastFlush = seq;
     }
 
-    /** TIMEOUT_REMOVE: 0 (the timeout completes -ECANCELED), -ENOENT, or -EALREADY if it is expiring. */
+    /** TIMEOUT_REMOVE: 0 (the timeout completes -ECANCELED), or -ENOENT. */
     int remove(long userData) {
-        Request r = find(userData);
-        int res = extract(r);
-        if (res == 0) {
-            completeCancelled(r);
+        Request r = extract(userData);
+        if (r == null) {
+            return -Errno.ENOENT;
         }
-        return res;
+        completeCancelled(r);
+        return 0;
     }
 
-    /** The alive TIMEOUT with {@code userData}, oldest first, or null. */
-    private Request find(long userData) {
+    /**
+     * Linux's io_timeout_extract: the oldest TIMEOUT with {@code userData} whose timer has
+     * not fired (a fired one left Linux's list), off its timer and this list; or null.
+     */
+    private Request extract(long userData) {
         for (Request r = head; r != null; r = r.timeoutNext) {
-            if (r.userData == userData) {
+            if (r.userData == userData && ring.timers().cancel(r)) {
+                remove(r);
                 return r;
             }
         }
         return null;
-    }
-
-    /**
-     * Linux's io_timeout_extract: {@code r} (from {@link #find}) off its timer and this list.
-     * 0, -ENOENT if there is none, -EALREADY if its timer fired (it is expiring).
-     */
-    private int extract(Request r) {
-        if (r == null) {
-            return -Errno.ENOENT;
-        }
-        if (!ring.timers().cancel(r)) {
-            return -Errno.EALREADY;
-        }
-        remove(r);
-        return 0;
     }
 
     /**
@@ -185,26 +258,24 @@ final class Timeouts {
         ring.issuer.completeInTask(r, -Errno.ECANCELED, 0, RingContext.COMPLETE, false, false);
     }
 
-    /** Task work: a timer expired. */
+    /** Task work: a timer expired (the timer thread counted it in {@link #cqTimeouts}). */
     private void fired(Request req, boolean cancel) {
         if (req.opcode == Opcode.LINK_TIMEOUT) {
             linkFired(req, cancel);
             return;
         }
-        // An expiry posts -ETIME even when the owner is gone (Linux's io_timeout_complete does not look at cancel).
-        boolean cancelled = ring.isClosing();
-        if (!cancelled && (req.opFlags & Timeout.MULTISHOT) != 0 && !lastExpiry(req)) {
-            seq--;   // an expired timeout's CQE does not count (Linux's cq_timeouts)
-            ring.poster.post(req.userData, -Errno.ETIME, CqeFlags.MORE);
-            ring.timers().arm(req, Timers.deadlineOf(req.addr2, 0));
-            return;
-        }
         remove(req);
-        if (cancelled) {
+        // An expiry posts -ETIME even when the owner is gone (Linux's io_timeout_complete does not look at cancel).
+        if (ring.isClosing()) {
             ring.poster.postAndFree(req, -Errno.ECANCELED, 0);
             return;
         }
-        seq--;
+        if ((req.opFlags & Timeout.MULTISHOT) != 0 && !lastExpiry(req)) {
+            ring.poster.post(req.userData, -Errno.ETIME, CqeFlags.MORE);
+            append(req);   // Linux re-adds it at the tail
+            ring.timers().arm(req, Timers.deadlineOf(req.addr2, 0));
+            return;
+        }
         if ((req.opFlags & Timeout.ETIME_SUCCESS) != 0) {
             ring.poster.postAndFreeSucceeded(req, -Errno.ETIME);
         } else {
@@ -243,24 +314,30 @@ final class Timeouts {
     }
 
     /**
-     * A submit call begins: like Linux, whose completions of a submit batch reach the CQ
-     * only when the batch is flushed, a TIMEOUT issued in the batch counts from the CQ as it
-     * was when the batch began.
+     * Linux's insertion sort of a counting TIMEOUT: after the last counting one whose target
+     * is not beyond its own (u32 distances from {@code base}), else at the head.
      */
-    void beginBatch() {
-        batchBase = seq;
-    }
-
-    /** The submit call ended: TIMEOUTs whose count the batch reached complete now. */
-    void endBatch() {
-        batchBase = -1;
-        if (counting > 0) {
-            completeCounted();
+    private void insertCounting(Request r, int count, int base) {
+        Request after = tail;
+        while (after != null && (after.targetSeq < 0
+                || Integer.compareUnsigned(count, (int) after.targetSeq - base) < 0)) {
+            after = after.timeoutPrev;
+        }
+        r.timeoutPrev = after;
+        r.timeoutNext = after == null ? head : after.timeoutNext;
+        if (after == null) {
+            head = r;
+        } else {
+            after.timeoutNext = r;
+        }
+        if (r.timeoutNext == null) {
+            tail = r;
+        } else {
+            r.timeoutNext.timeoutPrev = r;
         }
     }
 
     private void append(Request r) {
-        r.markSideState(Request.SIDE_TIMEOUT);
         r.timeoutNext = null;
         r.timeoutPrev = tail;
         if (tail == null) {

@@ -77,8 +77,12 @@ final class Timers {
                         if (n == fired.length) {
                             fired = Arrays.copyOf(fired, n * 2);
                         }
-                        fired[n++] = heap[0];
+                        Request r = heap[0];
+                        fired[n++] = r;
                         removeAt(0);
+                        if (r.opcode == io.jring.Opcode.TIMEOUT) {
+                            ring.timeouts.expired();   // counted at expiry, as Linux's io_timeout_fn
+                        }
                     }
                     if (n > 0) {
                         break;

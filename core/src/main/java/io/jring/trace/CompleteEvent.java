@@ -11,7 +11,7 @@ import jdk.jfr.StackTrace;
 /**
  * A request posted its CQE (io_uring_complete).
  * <p>Per-request (hot path) event: off unless enabled explicitly, like a kernel
- * tracepoint, e.g. {@code -XX:StartFlightRecording:jring.Complete#enabled=true}.
+ * tracepoint, e.g. {@code -XX:StartFlightRecording:+jring.Complete#enabled=true}.
  */
 @Name("jring.Complete")
 @Label("Complete")

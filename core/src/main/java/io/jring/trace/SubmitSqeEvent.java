@@ -11,7 +11,7 @@ import jdk.jfr.StackTrace;
 /**
  * An SQE became a request (the kernel's io_uring_submit_req tracepoint).
  * <p>Per-request (hot path) event: off unless enabled explicitly, like a kernel
- * tracepoint, e.g. {@code -XX:StartFlightRecording:jring.SubmitSqe#enabled=true}.
+ * tracepoint, e.g. {@code -XX:StartFlightRecording:+jring.SubmitSqe#enabled=true}.
  */
 @Name("jring.SubmitSqe")
 @Label("SubmitSqe")

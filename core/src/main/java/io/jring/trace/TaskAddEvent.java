@@ -9,9 +9,10 @@ import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
 /**
- * Task work added to a task (io_uring_task_add).
+ * Task work added to a task's own list (io_uring_task_add); a DEFER_TASKRUN ring's local
+ * list does not report its adds.
  * <p>Per-request (hot path) event: off unless enabled explicitly, like a kernel
- * tracepoint, e.g. {@code -XX:StartFlightRecording:jring.TaskAdd#enabled=true}.
+ * tracepoint, e.g. {@code -XX:StartFlightRecording:+jring.TaskAdd#enabled=true}.
  */
 @Name("jring.TaskAdd")
 @Label("TaskAdd")
@@ -20,9 +21,6 @@ import jdk.jfr.StackTrace;
 @StackTrace(false)
 @Enabled(false)
 public final class TaskAddEvent extends Event {
-    @Label("Ring") public int ring;
-    @Label("Opcode") public String opcode;
-    @Label("User Data") public long userData;
     @Label("Completion Work") public boolean completionWork;
     @Label("Woke Owner") public boolean wokeOwner;
 }

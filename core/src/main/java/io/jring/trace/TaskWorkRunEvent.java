@@ -11,7 +11,7 @@ import jdk.jfr.StackTrace;
 /**
  * A task ran its pending task work (io_uring_task_work_run): items run and take loops.
  * <p>Per-request (hot path) event: off unless enabled explicitly, like a kernel
- * tracepoint, e.g. {@code -XX:StartFlightRecording:jring.TaskWorkRun#enabled=true}.
+ * tracepoint, e.g. {@code -XX:StartFlightRecording:+jring.TaskWorkRun#enabled=true}.
  */
 @Name("jring.TaskWorkRun")
 @Label("TaskWorkRun")

@@ -33,7 +33,9 @@ public final class Tracing {
     public static volatile boolean taskAdd;
     public static volatile boolean taskWorkRun;
     public static volatile boolean pollArm;
+    /** ReqFailed: on in recordings by default; without one taking it, failures build neither the event nor its reason. */
     public static volatile boolean reqFailed;
+    /** CqeOverflow: on in recordings by default; without one, an overflow never touches JFR. */
     public static volatile boolean cqeOverflow;
 
     static {

@@ -70,6 +70,8 @@ public final class Scenarios {
         addFiles(all);
         addReadWrite(all);
         PollScenarios.add(all);
+        TimeoutCountScenarios.add(all);
+        LinkTimeoutCqeScenarios.add(all);
         return all;
     }
 
