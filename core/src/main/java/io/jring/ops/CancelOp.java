@@ -16,21 +16,23 @@ import io.jring.sys.SysCallContext;
  * -EALREADY if a match is running in io-wq and cannot be stopped. Inline, posting right.
  */
 final class CancelOp extends OpDef {
-    private static final int VALID = Cancel.ALL | Cancel.FD | Cancel.ANY;
+    private static final int VALID = Cancel.ALL | Cancel.FD | Cancel.ANY | Cancel.FD_FIXED;
 
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
-        if ((req.opFlags & ~VALID) != 0 || req.len != 0 || req.off != 0 || req.addr != null
-                || (req.flags & SqeFlags.BUFFER_SELECT) != 0) {
+        // len is read only with CANCEL_OP, which jring does not take: ignored, as Linux does.
+        if ((req.opFlags & ~VALID) != 0 || req.off != 0 || req.addr != null) {
             return -Errno.EINVAL;
         }
         if ((req.opFlags & Cancel.FD) != 0 && (req.opFlags & Cancel.ANY) != 0) {
             return -Errno.EINVAL;
         }
         if ((req.opFlags & Cancel.FD) != 0) {
+            if ((req.opFlags & Cancel.FD_FIXED) != 0) {
+                req.flags |= SqeFlags.FIXED_FILE;   // as Linux's io_async_cancel: the fd is a fixed-file slot
+            }
             Files.resolveFd(req);
-            return 0;
         }
         return 0;
     }

@@ -18,14 +18,14 @@ final class PollAddOp extends OpDef {
     private static final int ALWAYS = io.jring.poll.Poller.ALWAYS_REPORTED;
     /** Linux's DEFAULT_POLLMASK: POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM. */
     private static final int DEFAULT_POLLMASK = 0x1 | 0x4 | 0x40 | 0x100;
-    /** IORING_POLL_ADD_MULTI | IORING_POLL_ADD_LEVEL: the flags POLL_ADD takes in len. */
-    private static final int ADD_FLAGS = Sqe.POLL_ADD_MULTI | 8;
+    /** The flags POLL_ADD takes in len: IORING_POLL_ADD_MULTI (Linux refuses LEVEL here). */
+    private static final int ADD_FLAGS = Sqe.POLL_ADD_MULTI;
 
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
         if ((req.len & ~ADD_FLAGS) != 0 || req.off != 0 || req.addr != null
-                || (req.flags & SqeFlags.BUFFER_SELECT) != 0) {
+                || req.bufIndex != 0 || req.bufGroup != 0) {   // buf_index, buf_group: one field in Linux
             return -Errno.EINVAL;
         }
         if ((req.len & Sqe.POLL_ADD_MULTI) != 0 && (req.flags & SqeFlags.CQE_SKIP_SUCCESS) != 0) {

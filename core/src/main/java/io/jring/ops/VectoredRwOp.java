@@ -22,14 +22,20 @@ final class VectoredRwOp extends RwOp {
     @Override
     int prepBuffers(Request req) {
         MemorySegment[] b = bufs(req);
+        if (req.len > UIO_MAXIOV) {
+            return -Errno.EINVAL;   // Linux counts before it copies the array
+        }
         if (b == null) {
             return req.len == 0 ? 0 : -Errno.EFAULT;   // no vector and a count of 0: Linux transfers 0 bytes
         }
-        if (req.len > UIO_MAXIOV || req.len > b.length) {
-            return req.len > UIO_MAXIOV ? -Errno.EINVAL : -Errno.EFAULT;
+        if (req.len > b.length) {
+            return -Errno.EFAULT;
         }
         long total = 0;
         for (int i = 0; i < req.len; i++) {
+            if (b[i] == null) {
+                continue;   // no memory: -EFAULT when issued, as Linux's copy from a NULL base
+            }
             int bad = Buffers.check(b[i]);
             if (bad != 0) {
                 return bad;
@@ -44,7 +50,7 @@ final class VectoredRwOp extends RwOp {
         MemorySegment[] b = bufs(req);
         long total = 0;
         for (int i = 0; i < req.len; i++) {
-            total += b[i].byteSize();
+            total += b[i] == null ? 0 : b[i].byteSize();
         }
         return total;
     }
@@ -60,7 +66,7 @@ final class VectoredRwOp extends RwOp {
         int n = 0;
         for (int i = 0; i < req.len; i++) {
             MemorySegment s = b[i];
-            if (!s.scope().isAlive()) {
+            if (s == null || !s.scope().isAlive()) {
                 return -Errno.EFAULT;
             }
             long size = s.byteSize();
