@@ -646,5 +646,28 @@ int main(int argc, char **argv)
 	s->ioprio = IORING_RECVSEND_POLL_FIRST;
 	s->msg_flags = MSG_DONTWAIT;
 	run(&r, "recv select empty poll_first dontwait", 1);
+
+	ring_open(&r);
+	s = sqe_of(&r, IORING_OP_CLOSE, 0, NULL, 0, 0, 1);
+	s->flags = IOSQE_FIXED_FILE;
+	run(&r, "close fixed_file", 1);
+
+	ring_open(&r);
+	s = sqe_of(&r, IORING_OP_CLOSE, 0x3fffffff, NULL, 1, 0, 1);
+	run(&r, "close len 1", 1);
+
+	ring_open(&r);
+	s = sqe_of(&r, IORING_OP_ACCEPT, sv[0], NULL, 0, 0, 1);
+	s->accept_flags = 1;
+	run(&r, "accept bad flags", 1);
+
+	ring_open(&r);
+	io_uring_register_files_sparse(&r, 2);
+	s = sqe_of(&r, IORING_OP_SOCKET, AF_UNIX, NULL, 0, SOCK_STREAM, 1);
+	s->file_index = 2;
+	s->flags = IOSQE_IO_LINK;
+	s = sqe_of(&r, IORING_OP_NOP, 1, NULL, 0, 0, 2);
+	s->rw_flags = (1U << 1) | (1U << 2);	/* nop_flags: IORING_NOP_FILE | IORING_NOP_FIXED_FILE */
+	run(&r, "socket into slot 1 then nop on it", 2);
 	return 0;
 }

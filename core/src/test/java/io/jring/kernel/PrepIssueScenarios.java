@@ -49,7 +49,10 @@ final class PrepIssueScenarios {
     private static final int E2BIG = -Errno.E2BIG;
     private static final int EAFNOSUPPORT = -Errno.EAFNOSUPPORT;
     private static final int UNKNOWN_RWF = 0x10000;
+    private static final int AF_UNIX = 1;
     private static final int AF_INET = 2;
+    private static final int NOP_FILE = 1 << 1;
+    private static final int NOP_FIXED_FILE = 1 << 2;
     private static final int SOCK_STREAM = 1;
     private static final int SOCK_CLOEXEC = 02000000;
     private static final int POLL_ADD_LEVEL = 8;
@@ -256,6 +259,16 @@ final class PrepIssueScenarios {
                 .submitExpecting(1, custom("SOCKET(AF_INET, SOCK_STREAM | SOCK_CLOEXEC) file index 1",
                         (w, e) -> w.prepSocket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0).fileIndex(1)).ud(1), tail())
                 .expect(cqe(1, EINVAL))
+                .build());
+        all.add(Scenario.named("prep/issue: SOCKET into a fixed slot, then a NOP that looks the slot up when issued",
+                        "net.c")
+                .registerFiles("-1", "-1")
+                .submit(custom("SOCKET(AF_UNIX, SOCK_STREAM) file index 2",
+                                (w, e) -> w.prepSocket(AF_UNIX, SOCK_STREAM, 0).fileIndex(2)).ud(1).link(),
+                        custom("NOP(FILE | FIXED_FILE, #1)", (w, e) -> w.prepNop().opFlags(NOP_FILE | NOP_FIXED_FILE).fd(1))
+                                .ud(2), tail())
+                .expectAnyOrder(cqe(1, 0), cqe(99, 0))   // jring installs through task work
+                .expect(cqe(2, 0))
                 .build());
         all.add(Scenario.named("prep/issue: SOCKET with a buffer index fails at prep", "net.c")
                 .submitExpecting(1, custom("SOCKET(AF_INET, SOCK_STREAM) buf_index 1",

@@ -213,6 +213,22 @@ class PrepIssueSplitTest extends RingAndArenaFixture {
                 s -> s.prepSocket(AF_INET, SOCK_STREAM | 02000000, 0).fileIndex(1).userData(1));
     }
 
+    private static final int NOP_FILE = 1 << 1;
+    private static final int NOP_FIXED_FILE = 1 << 2;
+
+    @Test
+    void socketWithAFileIndexGoesIntoTheFixedTableAndALinkedNopFindsItWhenIssued() {
+        ring.registerFiles(new int[] {-1, -1});
+        assertEquals(3, submitWithTail(
+                s -> s.prepSocket(1, SOCK_STREAM, 0).fileIndex(2).userData(1).flags(SqeFlags.IO_LINK),
+                s -> s.prepNop().opFlags(NOP_FILE | NOP_FIXED_FILE).fd(1).userData(2)));
+        assertEquals(Map.of(1L, 0, 2L, 0, TAIL, 0), results(ring, 3));
+        assertResultWhenIssued(0, s -> s.prepNop().opFlags(NOP_FILE | NOP_FIXED_FILE).fd(1).userData(1)
+                .flags(SqeFlags.ASYNC));
+        assertResultWhenIssued(-Errno.EBADF, s -> s.prepNop().opFlags(NOP_FILE | NOP_FIXED_FILE).fd(0).userData(1)
+                .flags(SqeFlags.ASYNC));
+    }
+
     // ---- flags an op has no use for ----
 
     @Test
