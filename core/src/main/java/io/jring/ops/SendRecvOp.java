@@ -45,9 +45,7 @@ final class SendRecvOp extends OpDef {
             return -Errno.EINVAL;
         }
         if ((req.flags & SqeFlags.BUFFER_SELECT) != 0) {
-            if (req.addr != null) {
-                return -Errno.EINVAL;
-            }
+            req.addr = null;   // not read: Linux ignores addr when it selects a buffer
         } else if (req.addr != null) {
             // (NULL is address 0, as Linux imports it: the transfer faults when issued, -EFAULT)
             int bad = Buffers.check(req.addr, req.len);

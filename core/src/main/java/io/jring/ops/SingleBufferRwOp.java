@@ -28,7 +28,8 @@ final class SingleBufferRwOp extends RwOp {
     @Override
     int prepBuffers(Request req) {
         if (selects(req)) {
-            return req.addr == null ? 0 : -io.jring.Errno.EINVAL;
+            req.addr = null;   // not read: Linux ignores addr when it selects a buffer
+            return 0;
         }
         if (req.addr == null && !fixed) {
             return 0;   // address 0, as Linux imports it: the transfer faults when issued (-EFAULT)

@@ -208,6 +208,17 @@ final class PrepIssueScenarios {
                 .expect(cqe(0, 0), cqe(1, EBADF))
                 .expectAnyOrder(cqe(2, 12, buffer(7)), cqe(99, 0))
                 .build());
+        all.add(Scenario.named("prep/issue: READ and RECV with BUFFER_SELECT ignore their address", "kbuf.c")
+                .file(FILE)
+                .write("s0.b", "ping")
+                .submit(provideBuffers(2, 64, 1, 7),
+                        custom("READ(file, buf, 10, 0) group 1", (w, e) -> w.prepRead(e.fd("file"), e.buffer(16), 0)
+                                .len(10).bufferGroup(1)).flags(SqeFlags.BUFFER_SELECT).ud(1),
+                        custom("RECV(s0.a, buf, 10) group 1", (w, e) -> w.prepRecv(e.fd("s0.a"), e.buffer(16), 0)
+                                .len(10).bufferGroup(1)).flags(SqeFlags.BUFFER_SELECT).ud(2), tail())
+                .expect(cqe(0, 0))
+                .expectAnyOrder(cqe(1, 10, buffer(7)), cqe(2, 4, buffer(8)), cqe(99, 0))
+                .build());
     }
 
     private static SqeSpec recvSelect(String fd) {

@@ -180,6 +180,23 @@ class PrepIssueSplitTest extends RingAndArenaFixture {
         assertEquals(new Completion(2, 12, CqeFlags.BUFFER | 7 << CqeFlags.BUFFER_SHIFT), cqes.get(2L));
     }
 
+    @Test
+    void aBufferSelectingReadOrRecvIgnoresItsAddress() {
+        int[] pair = fds.socketPair();
+        Fds.write(pair[1], "ping".getBytes(StandardCharsets.US_ASCII));
+        MemorySegment region = arena.allocate(128);
+        MemorySegment ignored = arena.allocate(16);
+        assertEquals(4, submitWithTail(
+                s -> s.prepProvideBuffers(region, 64, 2, 1, 7).userData(0),
+                s -> s.prepRead(file, ignored, 0).len(10).bufferGroup(1).flags(SqeFlags.BUFFER_SELECT).userData(1),
+                s -> s.prepRecv(pair[0], ignored, 0).len(10).bufferGroup(1).flags(SqeFlags.BUFFER_SELECT)
+                        .userData(2)));
+        Map<Long, Completion> cqes = FileOps.reapByUserData(ring, 4);
+        assertEquals(new Completion(1, 10, CqeFlags.BUFFER | 7 << CqeFlags.BUFFER_SHIFT), cqes.get(1L));
+        assertEquals(new Completion(2, 4, CqeFlags.BUFFER | 8 << CqeFlags.BUFFER_SHIFT), cqes.get(2L));
+        assertEquals(0L, ignored.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0), "the address was not written");
+    }
+
     // ---- OPENAT and SOCKET ----
 
     @Test
