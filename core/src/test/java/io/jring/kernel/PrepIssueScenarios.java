@@ -16,16 +16,12 @@ import static io.jring.kernel.SqeSpec.linkTimeout;
 import static io.jring.kernel.SqeSpec.nop;
 import static io.jring.kernel.SqeSpec.pollRemove;
 import static io.jring.kernel.SqeSpec.provideBuffers;
-import static io.jring.kernel.SqeSpec.read;
-import static io.jring.kernel.SqeSpec.readSelect;
 import static io.jring.kernel.SqeSpec.removeBuffers;
 import static io.jring.kernel.SqeSpec.timeout;
 import static io.jring.kernel.SqeSpec.timeoutRemove;
-import static io.jring.kernel.SqeSpec.write;
 
 import io.jring.Errno;
 import io.jring.Fds;
-import io.jring.Opcode;
 import io.jring.Poll;
 import io.jring.SqeFlags;
 import java.util.List;
@@ -43,12 +39,10 @@ final class PrepIssueScenarios {
 
     private static final int EFAULT = -Errno.EFAULT;
     private static final int EOPNOTSUPP = -Errno.EOPNOTSUPP;
-    private static final int ENOTSOCK = -Errno.ENOTSOCK;
     private static final int ENAMETOOLONG = -Errno.ENAMETOOLONG;
     private static final int EBADFD = -Errno.EBADFD;
     private static final int E2BIG = -Errno.E2BIG;
     private static final int EAFNOSUPPORT = -Errno.EAFNOSUPPORT;
-    private static final int UNKNOWN_RWF = 0x10000;
     private static final int AF_UNIX = 1;
     private static final int AF_INET = 2;
     private static final int NOP_FILE = 1 << 1;
@@ -58,172 +52,21 @@ final class PrepIssueScenarios {
     private static final int POLL_ADD_LEVEL = 8;
     private static final int CANCEL_FD_FIXED = 1 << 3;
     private static final int MSG_RING_CQE_SKIP = 1;
-    private static final String FILE = "hello world\n";
+    static final String FILE = "hello world\n";
     /** "/" then "./" 2038 times then a name of 18: 4,095 bytes, a path getname() accepts. */
     private static final String PATH_4095 = "/" + "./".repeat(2038) + "jring-no-such-file";
 
     /** Submitted after each case: still queued when the submit stopped at the case's prep. */
-    private static SqeSpec tail() {
+    static SqeSpec tail() {
         return nop().ud(99);
     }
 
     static void add(List<Scenario> all) {
-        addReadWrite(all);
-        addBufferSelect(all);
+        PrepIssueRwScenarios.add(all);
         addOpenAndSocket(all);
         addMsgRing(all);
         addTimeoutsAndBuffers(all);
         addOthers(all);
-    }
-
-    private static void addReadWrite(List<Scenario> all) {
-        all.add(Scenario.named("prep/issue: a READ at offset -100 fails when issued, the FSYNC after it is submitted",
-                        "rw.c")
-                .file(FILE)
-                .submit(read("file", 10, -100).ud(1), fsync("file").ud(2))
-                .expect(cqe(1, EINVAL), cqe(2, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a READ at offset -100 fails when issued and cancels its link", "rw.c")
-                .file(FILE)
-                .submit(read("file", 10, -100).ud(1).link(), nop().ud(2), tail())
-                .expect(cqe(1, EINVAL))
-                .expectAnyOrder(cqe(2, ECANCELED), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a READ at offset -100 fails when issued, its hardlink runs", "rw.c")
-                .file(FILE)
-                .submit(read("file", 10, -100).ud(1).hardlink(), nop().ud(2), tail())
-                .expect(cqe(1, EINVAL))
-                .expectAnyOrder(cqe(2, 0), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a pipe READ at offset -2 fails when issued", "rw.c")
-                .submit(read("p0.r", 10, -2).ud(1), tail())
-                .expect(cqe(1, EINVAL), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a WRITE at offset -100 fails when issued", "rw.c")
-                .file(FILE)
-                .submit(write("file", "abc", -100).ud(1), tail())
-                .expectAnyOrder(cqe(1, EINVAL), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a READ into a NULL buffer fails with -EFAULT when issued", "rw.c")
-                .file(FILE)
-                .submit(custom("READ(file, NULL, 10, 0)", (w, e) -> w.prepRead(e.fd("file"), null, 0).len(10)).ud(1),
-                        tail())
-                .expect(cqe(1, EFAULT), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a READ of 0 bytes into a NULL buffer reads 0", "rw.c")
-                .file(FILE)
-                .submit(custom("READ(file, NULL, 0, 0)", (w, e) -> w.prepRead(e.fd("file"), null, 0)).ud(1), tail())
-                .expect(cqe(1, 0), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a WRITE from a NULL buffer fails with -EFAULT when issued", "rw.c")
-                .file(FILE)
-                .submit(custom("WRITE(file, NULL, 10, 0)", (w, e) -> w.prepWrite(e.fd("file"), null, 0).len(10))
-                        .ud(1), tail())
-                .expectAnyOrder(cqe(1, EFAULT), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a READV with no vector array fails at prep", "rw.c")
-                .file(FILE)
-                .submitExpecting(1, custom("READV(file, NULL x 1, 0)",
-                        (w, e) -> w.prepReadv(e.fd("file"), null, 0).len(1)).ud(1), tail())
-                .expect(cqe(1, EFAULT))
-                .build());
-        all.add(Scenario.named("prep/issue: a READV of 1,025 vectors fails at prep with -EINVAL", "rw.c")
-                .file(FILE)
-                .submitExpecting(1, custom("READV(file, NULL x 1025, 0)",
-                        (w, e) -> w.prepReadv(e.fd("file"), null, 0).len(1025)).ud(1), tail())
-                .expect(cqe(1, EINVAL))
-                .build());
-        all.add(Scenario.named("prep/issue: unknown rw_flags fail when issued with -EOPNOTSUPP", "rw.c")
-                .file(FILE)
-                .submit(custom("READ(file, 10, 0) rw_flags 0x10000",
-                        (w, e) -> w.prepRead(e.fd("file"), e.buffer(10), 0).opFlags(UNKNOWN_RWF)).ud(1), tail())
-                .expect(cqe(1, EOPNOTSUPP), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: unknown rw_flags are refused before a bad offset", "rw.c")
-                .file(FILE)
-                .submit(custom("READ(file, 10, -100) rw_flags 0x10000",
-                        (w, e) -> w.prepRead(e.fd("file"), e.buffer(10), -100).opFlags(UNKNOWN_RWF)).ud(1), tail())
-                .expect(cqe(1, EOPNOTSUPP), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a bad descriptor is refused before unknown rw_flags", "rw.c")
-                .submit(custom("READ(bad, 10, 0) rw_flags 0x10000",
-                        (w, e) -> w.prepRead(e.fd("bad"), e.buffer(10), 0).opFlags(UNKNOWN_RWF)).ud(1), tail())
-                .expect(cqe(1, EBADF), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: READ_FIXED at offset -100 with no registered buffer is -EFAULT when issued",
-                        "rw.c")
-                .file(FILE)
-                .submit(custom("READ_FIXED(file, 10, -100) buf 0", (w, e) -> w.prepRead(e.fd("file"), e.buffer(10), -100)
-                        .opcode(Opcode.READ_FIXED)).ud(1), tail())
-                .expect(cqe(1, EFAULT), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a RECV into a NULL buffer fails with -EFAULT when issued", "net.c")
-                .write("s0.b", "ping")
-                .submit(custom("RECV(s0.a, NULL, 10)", (w, e) -> w.prepRecv(e.fd("s0.a"), null, 0).len(10)).ud(1),
-                        tail())
-                .expect(cqe(1, EFAULT), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a SEND from a NULL buffer fails with -EFAULT when issued", "net.c")
-                .submit(custom("SEND(s0.a, NULL, 10)", (w, e) -> w.prepSend(e.fd("s0.a"), null, 0).len(10)).ud(1),
-                        tail())
-                .expect(cqe(1, EFAULT), cqe(99, 0))
-                .build());
-    }
-
-    /** B8: the file is looked up before a buffer is selected, and a failed lookup takes none. */
-    private static void addBufferSelect(List<Scenario> all) {
-        all.add(Scenario.named("prep/issue: READ with FIXED_FILE and BUFFER_SELECT and no file table is -EBADF",
-                        "kbuf.c")
-                .submit(readSelect("#0", 1, 0).fixed().ud(1), tail())
-                .expect(cqe(1, EBADF), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: an ASYNC READ with FIXED_FILE and BUFFER_SELECT and no file table is -EBADF",
-                        "kbuf.c")
-                .submit(readSelect("#0", 1, 0).fixed().async().ud(1), tail())
-                .expectAnyOrder(cqe(1, EBADF), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: RECV with FIXED_FILE and BUFFER_SELECT and no file table is -EBADF", "net.c")
-                .submit(recvSelect("#0").fixed().ud(1), tail())
-                .expect(cqe(1, EBADF), cqe(99, 0))
-                .build());
-        all.add(Scenario.named(
-                        "prep/issue: an ASYNC RECV with FIXED_FILE and BUFFER_SELECT and no file table is -EBADF",
-                        "net.c")
-                .submit(recvSelect("#0").fixed().async().ud(1), tail())
-                .expectAnyOrder(cqe(1, EBADF), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: READ with BUFFER_SELECT on a bad descriptor is -EBADF, not -ENOBUFS",
-                        "kbuf.c")
-                .submit(readSelect("bad", 1, 0).ud(1), tail())
-                .expect(cqe(1, EBADF), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: RECV with BUFFER_SELECT on a pipe is -ENOTSOCK, not -ENOBUFS", "net.c")
-                .submit(recvSelect("p0.r").ud(1), tail())
-                .expect(cqe(1, ENOTSOCK), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: a READ on a bad descriptor takes no provided buffer", "kbuf.c")
-                .file(FILE)
-                .submit(provideBuffers(1, 64, 1, 7), readSelect("bad", 1, 0).ud(1), readSelect("file", 1, 0).ud(2),
-                        tail())
-                .expect(cqe(0, 0), cqe(1, EBADF))
-                .expectAnyOrder(cqe(2, 12, buffer(7)), cqe(99, 0))
-                .build());
-        all.add(Scenario.named("prep/issue: READ and RECV with BUFFER_SELECT ignore their address", "kbuf.c")
-                .file(FILE)
-                .write("s0.b", "ping")
-                .submit(provideBuffers(2, 64, 1, 7),
-                        custom("READ(file, buf, 10, 0) group 1", (w, e) -> w.prepRead(e.fd("file"), e.buffer(16), 0)
-                                .len(10).bufferGroup(1)).flags(SqeFlags.BUFFER_SELECT).ud(1),
-                        custom("RECV(s0.a, buf, 10) group 1", (w, e) -> w.prepRecv(e.fd("s0.a"), e.buffer(16), 0)
-                                .len(10).bufferGroup(1)).flags(SqeFlags.BUFFER_SELECT).ud(2), tail())
-                .expect(cqe(0, 0))
-                .expectAnyOrder(cqe(1, 10, buffer(7)), cqe(2, 4, buffer(8)), cqe(99, 0))
-                .build());
-    }
-
-    private static SqeSpec recvSelect(String fd) {
-        return custom("RECV(" + fd + ", group 1)", (w, e) -> w.prepRecv(e.fd(fd), null, 0).bufferGroup(1))
-                .flags(SqeFlags.BUFFER_SELECT);
     }
 
     private static void addOpenAndSocket(List<Scenario> all) {

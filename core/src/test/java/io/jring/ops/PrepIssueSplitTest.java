@@ -197,6 +197,21 @@ class PrepIssueSplitTest extends RingAndArenaFixture {
         assertEquals(0L, ignored.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0), "the address was not written");
     }
 
+    @Test
+    void readvTakesAProvidedBufferCappedByItsOneVector() {
+        MemorySegment region = arena.allocate(64);
+        MemorySegment[] five = {arena.allocate(5)};
+        int select = SqeFlags.BUFFER_SELECT;
+        assertEquals(3, submitWithTail(
+                s -> s.prepProvideBuffers(region, 8, 1, 1, 7).userData(0),
+                s -> s.prepReadv(file, five, 0).bufferGroup(1).flags(select).userData(1)));
+        Map<Long, Completion> cqes = FileOps.reapByUserData(ring, 3);
+        assertEquals(new Completion(1, 5, CqeFlags.BUFFER | 7 << CqeFlags.BUFFER_SHIFT), cqes.get(1L));
+        assertFailsAtPrep(Errno.EINVAL, s -> s.prepReadv(file, new MemorySegment[] {five[0], five[0]}, 0)
+                .bufferGroup(1).flags(select).userData(1));
+        assertResultWhenIssued(-Errno.ENOBUFS, s -> s.prepReadv(file, five, 0).bufferGroup(1).flags(select).userData(1));
+    }
+
     // ---- OPENAT and SOCKET ----
 
     @Test
