@@ -359,9 +359,6 @@ final class RequestIssuer {
      * {@code legacyAsync} the worker instead blocks in poll(2) until the file is ready.
      */
     private int issuePollable(Request req, int mask) {
-        if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && req.selectedBid < 0) {
-            return -Errno.ENOBUFS;   // the group was empty when it was punted
-        }
         for (;;) {
             req.inWorker = true;
             int r;

@@ -36,7 +36,7 @@ final class AcceptOp extends OpDef {
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
         if ((req.opFlags & ~VALID_FLAGS) != 0 || (req.ioprio & ~IOPRIO_FLAGS) != 0
-                || req.len != 0 || req.off != 0 || req.addr != null) {
+                || req.len != 0 || req.off != 0 || req.addr != null || req.bufIndex != 0 || req.bufGroup != 0) {
             return -Errno.EINVAL;
         }
         Files.resolveFdAtPrep(req);

@@ -22,8 +22,8 @@ final class CancelOp extends OpDef {
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
-        if ((req.opFlags & ~VALID) != 0 || req.len != 0 || req.off != 0 || req.addr != null
-                || (req.flags & SqeFlags.BUFFER_SELECT) != 0) {
+        // len is read only with CANCEL_OP, which jring does not take: ignored, as Linux does.
+        if ((req.opFlags & ~VALID) != 0 || req.off != 0 || req.addr != null) {
             return -Errno.EINVAL;
         }
         if ((req.opFlags & Cancel.FD) != 0 && (req.opFlags & Cancel.ANY) != 0) {
@@ -31,10 +31,9 @@ final class CancelOp extends OpDef {
         }
         if ((req.opFlags & Cancel.FD) != 0) {
             if ((req.opFlags & Cancel.FD_FIXED) != 0) {
-                Files.resolveSlot(req);   // as with FIXED_FILE; FD_FIXED without FD is ignored, as in Linux
-            } else {
-                Files.resolveFd(req);
+                req.flags |= SqeFlags.FIXED_FILE;   // as Linux's io_async_cancel: the fd is a fixed-file slot
             }
+            Files.resolveFd(req);
         }
         return 0;
     }

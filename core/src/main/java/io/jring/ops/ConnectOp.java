@@ -25,7 +25,7 @@ final class ConnectOp extends OpDef {
         if (!(req.arg instanceof InetSocketAddress a) || a.isUnresolved()) {
             return -Errno.EINVAL;
         }
-        if (req.opFlags != 0 || req.len != 0 || req.addr != null) {
+        if (req.opFlags != 0 || req.len != 0 || req.addr != null || req.bufIndex != 0 || req.bufGroup != 0) {
             return -Errno.EINVAL;
         }
         Files.resolveFdAtPrep(req);

@@ -69,6 +69,39 @@ final class Files {
         return FsCalls.fileType(SysCallContext.current(), fd) == io.jring.sys.Structs.Stat.S_IFREG;
     }
 
+    /**
+     * The result of a BUFFER_SELECT request whose group had no buffer. Linux looks the file
+     * up before it selects, and RECV checks for a socket first: -EBADF, -ENOTSOCK
+     * ({@code socket}), else -ENOBUFS. A syscall or two, on this rare path only.
+     */
+    static int noBuffer(Request req, SysCallContext sc, boolean socket) {
+        if (req.fd < 0 || FsCalls.getStatusFlags(sc, req.fd) < 0) {
+            return -Errno.EBADF;
+        }
+        if (socket && FsCalls.fileType(sc, req.fd) != io.jring.sys.Structs.Stat.S_IFSOCK) {
+            return -Errno.ENOTSOCK;
+        }
+        return -Errno.ENOBUFS;
+    }
+
+    private static final int O_ACCMODE = 3;
+    private static final int O_RDONLY = 0;
+    private static final int O_WRONLY = 1;
+    private static final int O_PATH = 010000000;
+
+    /**
+     * {@code err}, an argument Linux refuses once it has the file (io_rw_init_file), unless
+     * the file itself fails first: not open, not open for this direction, or O_PATH is
+     * -EBADF. One fcntl, on the failure path only.
+     */
+    static int afterFileChecks(Request req, SysCallContext sc, boolean write, int err) {
+        int fl = req.fd < 0 ? -1 : FsCalls.getStatusFlags(sc, req.fd);
+        if (fl < 0 || (fl & O_PATH) != 0 || (fl & O_ACCMODE) == (write ? O_RDONLY : O_WRONLY)) {
+            return -Errno.EBADF;
+        }
+        return err;
+    }
+
     static int checkLive(MemorySegment seg) {
         return seg != null && seg.scope().isAlive() ? 0 : -Errno.EFAULT;
     }

@@ -18,7 +18,7 @@ final class FsyncOp extends OpDef {
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
-        if ((req.opFlags & ~Fsync.DATASYNC) != 0 || req.addr != null) {
+        if ((req.opFlags & ~Fsync.DATASYNC) != 0 || req.addr != null || req.bufIndex != 0 || req.bufGroup != 0) {
             return -Errno.EINVAL;
         }
         Files.resolveFd(req);

@@ -12,7 +12,9 @@ import io.jring.sys.FsCalls;
  * FIXED_BUFFER fails with -EFAULT if registered buffer {@code bufIndex} is absent;
  * TW completes through task work, which jring's result does not show. CQE32 needs a ring
  * with 32-byte CQEs, which jring has not: -EINVAL, as Linux for such a ring. A negative
- * result fails the request (it breaks a link) like any other error.
+ * result fails the request (it breaks a link) like any other error. Unknown flags fail at
+ * prep; the file and the buffer are looked up when the NOP is issued, as Linux does (so a
+ * slot filled by an earlier member of its chain counts).
  */
 final class NopOp extends OpDef {
     static final int INJECT_RESULT = 1;
@@ -32,17 +34,20 @@ final class NopOp extends OpDef {
         if ((flags & ~VALID) != 0) {
             return -Errno.EINVAL;
         }
-        // The result is decided here, where the ring's tables may be read (posting right): an
-        // ASYNC NOP is issued by a worker, which may not. Linux looks at issue; the two differ
-        // only if the file or buffer changes while the NOP waits behind a link or drain.
-        int res = (flags & INJECT_RESULT) != 0 ? sqe.len() : 0;
-        if ((flags & FILE) != 0 && !fileExists(req, (flags & FIXED_FILE) != 0)) {
-            res = -Errno.EBADF;
-        } else if ((flags & FIXED_BUFFER) != 0 && !req.ring.resources().hasFixedBuffer(sqe.bufIndex())) {
-            res = -Errno.EFAULT;
-        }
-        req.len = res;
+        req.len = (flags & INJECT_RESULT) != 0 ? sqe.len() : 0;
+        req.bufIndex = sqe.bufIndex();
         return 0;
+    }
+
+    /**
+     * An ASYNC NOP is issued by a worker, which may not read the ring's tables: its result is
+     * decided here, on the submitting side (posting right), just before it goes to io-wq.
+     */
+    @Override
+    public void preparePunt(Request req) {
+        if (req.opFlags != 0) {
+            decide(req);
+        }
     }
 
     @Override
@@ -50,12 +55,25 @@ final class NopOp extends OpDef {
         if (req.opFlags == 0) {
             return 0;
         }
+        if (nonBlocking && !req.inWorker()) {
+            decide(req);   // inline, posting right: the tables may be read
+        }
         int res = req.len;
         if (res == ISSUE_QUEUED) {
             // An injected INT_MIN reads as "queued" here: post it through task work instead.
             req.ring.completeFromElsewhere(req, res, 0);
         }
         return res;   // an injected -EAGAIN goes round io-wq once and is posted as is
+    }
+
+    /** The result into {@code req.len}: the injected one unless the file or buffer is missing. */
+    private static void decide(Request req) {
+        int flags = req.opFlags;
+        if ((flags & FILE) != 0 && !fileExists(req, (flags & FIXED_FILE) != 0)) {
+            req.len = -Errno.EBADF;
+        } else if ((flags & FIXED_BUFFER) != 0 && !req.ring.resources().hasFixedBuffer(req.bufIndex)) {
+            req.len = -Errno.EFAULT;
+        }
     }
 
     private static boolean fileExists(Request req, boolean fixed) {

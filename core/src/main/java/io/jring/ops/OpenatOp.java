@@ -44,14 +44,49 @@ final class OpenatOp extends OpDef {
         if ((req.flags & SqeFlags.FIXED_FILE) != 0) {
             return -Errno.EBADF;   // as Linux: the dirfd cannot be a fixed file
         }
-        if (!(req.arg instanceof String path)) {
-            return -Errno.EFAULT;
-        }
-        if (path.length() >= SysCallContext.PATH_CAPACITY) {
-            return -Errno.ENAMETOOLONG;
+        int bad = checkName(req.arg);
+        if (bad != 0) {
+            return bad;
         }
         // A fixed file has no descriptor for close-on-exec to apply to.
         return req.fileIndex != 0 && (req.opFlags & FsCalls.O_CLOEXEC) != 0 ? -Errno.EINVAL : 0;
+    }
+
+    /**
+     * The name checks of Linux's getname(), which io_openat_prep runs (so they end the
+     * submit): no path -EFAULT, an empty one -ENOENT, PATH_MAX bytes or more (UTF-8, as it
+     * is encoded) -ENAMETOOLONG. A NUL inside is -EINVAL: C would open a shorter path.
+     */
+    private static int checkName(Object arg) {
+        if (!(arg instanceof String path)) {
+            return -Errno.EFAULT;
+        }
+        if (path.isEmpty()) {
+            return -Errno.ENOENT;
+        }
+        if (utf8Length(path) >= SysCallContext.PATH_CAPACITY) {
+            return -Errno.ENAMETOOLONG;
+        }
+        return path.indexOf('\0') >= 0 ? -Errno.EINVAL : 0;
+    }
+
+    /** UTF-8 bytes of {@code s}, counted up to PATH_CAPACITY (a lone surrogate encodes as '?'). */
+    private static int utf8Length(String s) {
+        int n = 0;
+        for (int i = 0; i < s.length() && n < SysCallContext.PATH_CAPACITY; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n += 1;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else {
+                n += Character.isSurrogate(c) ? 1 : 3;
+            }
+        }
+        return n;
     }
 
     @Override

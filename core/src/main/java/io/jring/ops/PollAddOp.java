@@ -29,7 +29,7 @@ final class PollAddOp extends OpDef {
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
         if ((req.len & ~ADD_FLAGS) != 0 || req.off != 0 || req.addr != null
-                || (req.flags & SqeFlags.BUFFER_SELECT) != 0) {
+                || req.bufIndex != 0 || req.bufGroup != 0) {   // buf_index, buf_group: one field in Linux
             return -Errno.EINVAL;
         }
         if ((req.len & Sqe.POLL_ADD_MULTI) != 0 && (req.flags & SqeFlags.CQE_SKIP_SUCCESS) != 0) {

@@ -13,7 +13,9 @@ final class PollRemoveOp extends OpDef {
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
-        if (req.len != 0 || req.opFlags != 0 || req.addr != null) {
+        // off: new user data, which needs an update; buf_index and buf_group: one field in Linux
+        if (req.len != 0 || req.opFlags != 0 || req.addr != null || req.off != 0
+                || req.bufIndex != 0 || req.bufGroup != 0) {
             return -Errno.EINVAL;
         }
         return 0;

@@ -2,7 +2,6 @@ package io.jring.ops;
 
 import io.jring.Errno;
 import io.jring.Sqe;
-import io.jring.SqeFlags;
 import io.jring.core.Request;
 import io.jring.sys.Buffers;
 
@@ -27,21 +26,30 @@ final class ProvideBuffersOp extends OpDef {
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
+        // In Linux's order (io_provide_buffers_prep, io_remove_buffers_prep); FIXED_FILE means
+        // nothing here and is ignored, as Linux does.
         int count = req.fd;
-        if ((req.flags & (SqeFlags.FIXED_FILE | SqeFlags.BUFFER_SELECT)) != 0 || req.opFlags != 0
-                || req.bufGroup < 0 || req.bufGroup >= MAX_BIDS) {
+        if (req.opFlags != 0 || req.bufGroup < 0 || req.bufGroup >= MAX_BIDS) {
             return -Errno.EINVAL;
-        }
-        if (count <= 0 || count > MAX_BIDS) {
-            return provide ? -Errno.E2BIG : -Errno.EINVAL;   // Linux 6.x's answers for a bad count
         }
         if (!provide) {
-            return req.off != 0 || req.addr != null || req.len != 0 ? -Errno.EINVAL : 0;
+            return req.off != 0 || req.addr != null || req.len != 0 || count <= 0 || count > MAX_BIDS
+                    ? -Errno.EINVAL : 0;
         }
-        if (req.len <= 0 || req.off < 0 || req.off + count > MAX_BIDS) {
+        if (count <= 0 || count > MAX_BIDS) {
+            return -Errno.E2BIG;
+        }
+        if (req.len <= 0) {
             return -Errno.EINVAL;
         }
-        return Buffers.check(req.addr, (long) req.len * count);
+        int bad = Buffers.check(req.addr, (long) req.len * count);
+        if (bad != 0) {
+            return bad;
+        }
+        if (req.off < 0 || req.off > MAX_BIDS - 1) {
+            return -Errno.E2BIG;   // the first id is 16 bits
+        }
+        return req.off + count > MAX_BIDS ? -Errno.EINVAL : 0;
     }
 
     @Override

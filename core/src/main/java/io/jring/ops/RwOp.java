@@ -46,21 +46,51 @@ abstract class RwOp extends OpDef {
                 return bad;
             }
         }
-        if ((req.opFlags & ~RWF_VALID) != 0) {
-            return -Errno.EOPNOTSUPP;
-        }
         if (req.len < 0) {
-            return -Errno.EINVAL;
-        }
-        if (req.off < -1) {
             return -Errno.EINVAL;
         }
         Files.resolveFd(req);
         return prepBuffers(req);
     }
 
+    /**
+     * What Linux checks when it issues a read or write, in its order: the file (looked up
+     * before anything else), the buffer (provided, or registered), then, once it has the
+     * file (io_rw_init_file, rw_verify_area), the rw flags and the offset. 0 to go on.
+     */
+    private int issueChecks(Request req, boolean nonBlocking) {
+        if (req.fd < 0) {
+            return -Errno.EBADF;   // no file: no buffer is taken
+        }
+        if (missingFixedBuffer(req)) {
+            return -Errno.EFAULT;
+        }
+        if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && req.selectedBid < 0) {
+            if (!nonBlocking || req.inWorker()) {
+                // none was left when it went to io-wq (and a worker may not select)
+                return Files.noBuffer(req, SysCallContext.current(), false);
+            }
+            int r = req.ring.selectBuffer(req);
+            if (r != 0) {
+                return r == -Errno.ENOBUFS ? Files.noBuffer(req, req.sys(true), false) : r;
+            }
+        }
+        if ((req.opFlags & ~RWF_VALID) != 0) {
+            return Files.afterFileChecks(req, req.sys(nonBlocking), write, -Errno.EOPNOTSUPP);
+        }
+        if (req.off < -1) {
+            return Files.afterFileChecks(req, req.sys(nonBlocking), write, -Errno.EINVAL);
+        }
+        return 0;
+    }
+
     /** Validates the buffers; 0 or -errno (heap segment -EINVAL, dead or too small -EFAULT). */
     abstract int prepBuffers(Request req);
+
+    /** READ_FIXED/WRITE_FIXED whose registered buffer was not found at prep (-EFAULT when issued). */
+    boolean missingFixedBuffer(Request req) {
+        return false;
+    }
 
     /** Total bytes asked for. */
     abstract long length(Request req);
@@ -93,20 +123,17 @@ abstract class RwOp extends OpDef {
 
     @Override
     public final int issue(Request req, boolean nonBlocking) {
+        if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 || (req.opFlags & ~RWF_VALID) != 0 || req.off < -1) {
+            int bad = issueChecks(req, nonBlocking);
+            if (bad != 0) {
+                return bad;
+            }
+        }
         if (nonBlocking && DirectFds.isDirect(req.fd)) {
             // O_DIRECT would wait for the device even with RWF_NOWAIT: hand it to the device
             // through native AIO, or to io-wq (vectors, file position, no AIO).
             int r = issueDirect(req);
             return r == 0 ? ISSUE_QUEUED : r;
-        }
-        if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && req.selectedBid < 0) {
-            if (!nonBlocking) {
-                return -Errno.ENOBUFS;   // none was left when it went to io-wq
-            }
-            int r = req.ring.selectBuffer(req);
-            if (r != 0) {
-                return r;
-            }
         }
         SysCallContext sc = req.sys(nonBlocking);
         long total = length(req);

@@ -6,6 +6,7 @@ import io.jring.SqeFlags;
 import io.jring.core.Request;
 import io.jring.sys.Buffers;
 import io.jring.sys.SocketCalls;
+import io.jring.sys.SysCallContext;
 
 /**
  * SEND and RECV (the kernel's {@code io_send}/{@code io_recv}): the inline attempt uses
@@ -44,10 +45,9 @@ final class SendRecvOp extends OpDef {
             return -Errno.EINVAL;
         }
         if ((req.flags & SqeFlags.BUFFER_SELECT) != 0) {
-            if (req.addr != null) {
-                return -Errno.EINVAL;
-            }
-        } else {
+            req.addr = null;   // not read: Linux ignores addr when it selects a buffer
+        } else if (req.addr != null) {
+            // (NULL is address 0, as Linux imports it: the transfer faults when issued, -EFAULT)
             int bad = Buffers.check(req.addr, req.len);
             if (bad != 0) {
                 return bad;
@@ -85,12 +85,17 @@ final class SendRecvOp extends OpDef {
         long length;
         if ((req.flags & SqeFlags.BUFFER_SELECT) != 0) {
             if (req.selectedBid < 0) {
-                if (!nonBlocking) {
-                    return -Errno.ENOBUFS;   // none was left when it went to io-wq
+                // Linux looks the file up and checks for a socket before it selects.
+                if (req.fd < 0) {
+                    return -Errno.EBADF;
+                }
+                if (!nonBlocking || req.inWorker()) {
+                    // none was left when it went to io-wq (and a worker may not select)
+                    return Files.noBuffer(req, SysCallContext.current(), true);
                 }
                 int r = req.ring.selectBuffer(req);
                 if (r != 0) {
-                    return r;
+                    return r == -Errno.ENOBUFS ? Files.noBuffer(req, req.sys(true), true) : r;
                 }
             }
             address = req.selectedAddress;

@@ -10,7 +10,7 @@ final class ShutdownOp extends OpDef {
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
-        if (req.off != 0 || req.addr != null || req.opFlags != 0) {
+        if (req.off != 0 || req.addr != null || req.opFlags != 0 || req.bufIndex != 0 || req.bufGroup != 0) {
             return -Errno.EINVAL;
         }
         Files.resolveFd(req);

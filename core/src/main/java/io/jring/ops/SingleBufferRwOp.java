@@ -28,7 +28,11 @@ final class SingleBufferRwOp extends RwOp {
     @Override
     int prepBuffers(Request req) {
         if (selects(req)) {
-            return req.addr == null ? 0 : -io.jring.Errno.EINVAL;
+            req.addr = null;   // not read: Linux ignores addr when it selects a buffer
+            return 0;
+        }
+        if (req.addr == null && !fixed) {
+            return 0;   // address 0, as Linux imports it: the transfer faults when issued (-EFAULT)
         }
         int bad = Buffers.check(req.addr, req.len);
         if (bad == -io.jring.Errno.EINVAL || !fixed) {
@@ -42,6 +46,11 @@ final class SingleBufferRwOp extends RwOp {
             req.addr = null;
         }
         return 0;
+    }
+
+    @Override
+    boolean missingFixedBuffer(Request req) {
+        return fixed && req.addr == null;
     }
 
     @Override
@@ -74,6 +83,10 @@ final class SingleBufferRwOp extends RwOp {
     int fillIovecs(Request req, MemorySegment iov, long skip) {
         if (selects(req)) {
             Structs.Iovec.set(iov, 0, req.selectedAddress + skip, req.selectedLength - skip);
+            return 1;
+        }
+        if (req.addr == null && !fixed) {
+            Structs.Iovec.set(iov, 0, skip, req.len - skip);   // NULL: the kernel answers -EFAULT (or 0 for no bytes)
             return 1;
         }
         int bad = Files.checkLive(req.addr);

@@ -25,12 +25,13 @@ final class TimeoutOp extends OpDef {
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);
-        if ((req.flags & (SqeFlags.BUFFER_SELECT | SqeFlags.FIXED_FILE)) != 0 || req.ioprio != 0
-                || req.bufIndex != 0 || req.addr != null) {
+        // buf_index (buf_group shares its field in Linux's SQE). FIXED_FILE means nothing to a
+        // TIMEOUT or LINK_TIMEOUT, which Linux ignores; TIMEOUT_REMOVE refuses it.
+        if (req.bufIndex != 0 || req.bufGroup != 0 || req.addr != null) {
             return -Errno.EINVAL;
         }
         if (opcode == Opcode.TIMEOUT_REMOVE) {
-            return prepRemove(req);
+            return (req.flags & SqeFlags.FIXED_FILE) != 0 ? -Errno.EINVAL : prepRemove(req);
         }
         int flags = req.opFlags;
         if (req.len != 1 || (flags & ~ARM_FLAGS) != 0 || Integer.bitCount(flags & CLOCKS) > 1
@@ -38,13 +39,14 @@ final class TimeoutOp extends OpDef {
                 || req.addr2 < 0) {
             return -Errno.EINVAL;
         }
+        req.off &= 0xFFFFFFFFL;   // the count is 32 bits: Linux reads off into a u32
         if (opcode == Opcode.LINK_TIMEOUT) {
             if (req.off != 0) {
                 return -Errno.EINVAL;
             }
             return req.ring.attachLinkTimeout(req);
         }
-        return req.off < 0 || req.off > 0xFFFFFFFFL ? -Errno.EINVAL : 0;
+        return 0;
     }
 
     private static final int CLOCKS = Timeout.BOOTTIME | Timeout.REALTIME;
@@ -58,7 +60,7 @@ final class TimeoutOp extends OpDef {
             return -Errno.EINVAL;
         }
         if ((flags & UPDATES) == 0) {
-            return flags != 0 || req.addr3 != 0 ? -Errno.EINVAL : 0;
+            return flags != 0 ? -Errno.EINVAL : 0;   // the new time (addr3) is not read
         }
         return (flags & ~(UPDATES | Timeout.ABS)) != 0 || req.addr3 < 0 ? -Errno.EINVAL : 0;
     }

@@ -22,7 +22,7 @@ final class JringRing implements RingDriver {
     @Override
     public SqeWriter nextSqe() {
         Sqe sqe = ring.getSqe();
-        return sqe == null ? null : new Writer(sqe);
+        return sqe == null ? null : new Writer(sqe, ring);
     }
 
     @Override
@@ -52,7 +52,7 @@ final class JringRing implements RingDriver {
     }
 
     /** jring's {@link Sqe} behind the {@link SqeWriter} interface: every call delegates. */
-    record Writer(Sqe sqe) implements SqeWriter {
+    record Writer(Sqe sqe, IoUring ring) implements SqeWriter {
         @Override
         public SqeWriter prepNop() {
             sqe.prepNop();
@@ -204,8 +204,81 @@ final class JringRing implements RingDriver {
         }
 
         @Override
+        public SqeWriter fd(int fd) {
+            sqe.fd(fd);
+            return this;
+        }
+
+        @Override
+        public SqeWriter off(long off) {
+            sqe.off(off);
+            return this;
+        }
+
+        @Override
+        public SqeWriter addr(MemorySegment addr) {
+            sqe.addr(addr);
+            return this;
+        }
+
+        @Override
+        public SqeWriter opFlags(int opFlags) {
+            sqe.opFlags(opFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter ioprio(int ioprio) {
+            sqe.ioprio(ioprio);
+            return this;
+        }
+
+        @Override
+        public SqeWriter bufIndex(int bufIndex) {
+            sqe.bufIndex(bufIndex);
+            return this;
+        }
+
+        @Override
         public SqeWriter fileIndex(int fileIndex) {
             sqe.fileIndex(fileIndex);
+            return this;
+        }
+
+        @Override
+        public SqeWriter addr3(long addr3) {
+            sqe.addr3(addr3);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepOpenat(int dirfd, String path, int openFlags, int mode) {
+            sqe.prepOpenat(dirfd, path, openFlags, mode);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepSocket(int domain, int type, int protocol) {
+            sqe.prepSocket(domain, type, protocol);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepMsgRingSelf(int len, long data, int msgFlags) {
+            sqe.prepMsgRing(ring, len, data, msgFlags);
+            return this;
+        }
+
+        /** The descriptor number as the target object: it is no IoUring. */
+        @Override
+        public SqeWriter prepMsgRingToDescriptor(int fd, int len, long data, int msgFlags) {
+            sqe.prepMsgRing(null, len, data, msgFlags).fd(fd).arg(fd < 0 ? null : Integer.valueOf(fd));
+            return this;
+        }
+
+        @Override
+        public SqeWriter msgRingCommand(int cmd) {
+            sqe.addr2(cmd);
             return this;
         }
     }

@@ -210,7 +210,7 @@ public final class KernelRing implements AutoCloseable {
         }
         int index = sqeTail & sqMask;
         sqeTail++;
-        KernelSqe sqe = new KernelSqe(sqes.asSlice(64L * index, 64), timespecs.asSlice(16L * index, 16), arena);
+        KernelSqe sqe = new KernelSqe(sqes.asSlice(64L * index, 64), timespecs.asSlice(16L * index, 16), arena, fd());
         sqe.prepNop();
         return sqe;
     }

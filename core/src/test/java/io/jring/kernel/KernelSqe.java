@@ -32,14 +32,18 @@ public final class KernelSqe implements SqeWriter {
     private static final long USER_DATA = 32;
     private static final long BUF_GROUP = 40;
 
+    private static final long ADDR3 = 48;
+
     private final MemorySegment slot;
     private final MemorySegment timespec;
     private final Arena arena;
+    private final int ringFd;
 
-    KernelSqe(MemorySegment slot, MemorySegment timespec, Arena arena) {
+    KernelSqe(MemorySegment slot, MemorySegment timespec, Arena arena, int ringFd) {
         this.slot = slot;
         this.timespec = timespec;
         this.arena = arena;
+        this.ringFd = ringFd;
     }
 
     private static long address(MemorySegment buf) {
@@ -201,6 +205,38 @@ public final class KernelSqe implements SqeWriter {
         return this;
     }
 
+    @Override
+    public KernelSqe prepOpenat(int dirfd, String path, int openFlags, int mode) {
+        rw(Opcode.OPENAT, dirfd, path == null ? 0 : arena.allocateFrom(path).address(), mode, 0);
+        slot.set(JAVA_INT, OP_FLAGS, openFlags);
+        return this;
+    }
+
+    @Override
+    public KernelSqe prepMsgRingSelf(int len, long data, int msgFlags) {
+        return prepMsgRingToDescriptor(ringFd, len, data, msgFlags);
+    }
+
+    @Override
+    public KernelSqe prepMsgRingToDescriptor(int fd, int len, long data, int msgFlags) {
+        rw(Opcode.MSG_RING, fd, 0, len, data);   // addr 0: IORING_MSG_DATA
+        slot.set(JAVA_INT, OP_FLAGS, msgFlags);
+        return this;
+    }
+
+    @Override
+    public KernelSqe msgRingCommand(int cmd) {
+        slot.set(JAVA_LONG, ADDR, cmd);
+        return this;
+    }
+
+    @Override
+    public KernelSqe addr3(long addr3) {
+        slot.set(JAVA_LONG, ADDR3, addr3);
+        return this;
+    }
+
+    @Override
     public KernelSqe prepSocket(int domain, int type, int protocol) {
         return rw(Opcode.SOCKET, domain, 0, protocol, type);
     }
@@ -265,31 +301,37 @@ public final class KernelSqe implements SqeWriter {
         return this;
     }
 
+    @Override
     public KernelSqe fd(int fd) {
         slot.set(JAVA_INT, FD, fd);
         return this;
     }
 
+    @Override
     public KernelSqe off(long off) {
         slot.set(JAVA_LONG, OFF, off);
         return this;
     }
 
+    @Override
     public KernelSqe addr(MemorySegment addr) {
         slot.set(JAVA_LONG, ADDR, address(addr));
         return this;
     }
 
+    @Override
     public KernelSqe opFlags(int opFlags) {
         slot.set(JAVA_INT, OP_FLAGS, opFlags);
         return this;
     }
 
+    @Override
     public KernelSqe ioprio(int ioprio) {
         slot.set(JAVA_SHORT, 2, (short) ioprio);
         return this;
     }
 
+    @Override
     public KernelSqe bufIndex(int bufIndex) {
         slot.set(JAVA_SHORT, BUF_GROUP, (short) bufIndex);
         return this;

@@ -72,6 +72,7 @@ public final class Scenarios {
         PollScenarios.add(all);
         TimeoutCountScenarios.add(all);
         LinkTimeoutCqeScenarios.add(all);
+        PrepIssueScenarios.add(all);
         return all;
     }
 

@@ -22,7 +22,8 @@ public final class SqeSpec {
     enum Kind {
         NOP, READ, WRITE, READV, WRITEV, READ_SELECT, FSYNC, POLL_ADD, POLL_MULTISHOT, POLL_REMOVE, TIMEOUT,
         TIMEOUT_REMOVE, TIMEOUT_UPDATE, LINK_TIMEOUT, CANCEL, CANCEL_FD, PROVIDE_BUFFERS, REMOVE_BUFFERS, RECV, SEND, RAW_OPCODE,
-        CLOSE, CLOSE_FIXED, ON_FD
+        CLOSE, CLOSE_FIXED, ON_FD,
+        CUSTOM
     }
 
     /** A descriptor number no process has (above any RLIMIT_NOFILE): -EBADF at issue. */
@@ -42,9 +43,17 @@ public final class SqeSpec {
     final int[] lens;
     final int sqeFlags;
     final long userData;
+    /** {@link Kind#CUSTOM}: writes the SQE (its text is in {@link #data}); null otherwise. */
+    final java.util.function.BiConsumer<SqeWriter, ScenarioEnv> custom;
 
     private SqeSpec(Kind kind, String fd, int len, String data, long offset, long nanos, int count, int opFlags,
             long target, int group, int bid, int[] lens, int sqeFlags, long userData) {
+        this(kind, fd, len, data, offset, nanos, count, opFlags, target, group, bid, lens, sqeFlags, userData, null);
+    }
+
+    private SqeSpec(Kind kind, String fd, int len, String data, long offset, long nanos, int count, int opFlags,
+            long target, int group, int bid, int[] lens, int sqeFlags, long userData,
+            java.util.function.BiConsumer<SqeWriter, ScenarioEnv> custom) {
         this.kind = kind;
         this.fd = fd;
         this.len = len;
@@ -59,6 +68,7 @@ public final class SqeSpec {
         this.lens = lens;
         this.sqeFlags = sqeFlags;
         this.userData = userData;
+        this.custom = custom;
     }
 
     private static SqeSpec of(Kind kind) {
@@ -194,14 +204,22 @@ public final class SqeSpec {
 
     // ---- flags and user data ----
 
+    /**
+     * Any SQE, written by {@code writer} on both sides (raw fields, ops without a kind of their
+     * own); {@code text} names it in scripts, e.g. {@code "READ(file, NULL, 10, -100)"}.
+     */
+    public static SqeSpec custom(String text, java.util.function.BiConsumer<SqeWriter, ScenarioEnv> writer) {
+        return new SqeSpec(Kind.CUSTOM, null, 0, text, 0, 0, 0, 0, 0, 0, 0, null, 0, 0, writer);
+    }
+
     public SqeSpec ud(long userData) {
         return new SqeSpec(kind, fd, len, data, offset, nanos, count, opFlags, target, group, bid, lens, sqeFlags,
-                userData);
+                userData, custom);
     }
 
     public SqeSpec flags(int more) {
         return new SqeSpec(kind, fd, len, data, offset, nanos, count, opFlags, target, group, bid, lens,
-                sqeFlags | more, userData);
+                sqeFlags | more, userData, custom);
     }
 
     public SqeSpec link() {
@@ -265,6 +283,7 @@ public final class SqeSpec {
             case CLOSE -> sqe.prepClose(env.fd(fd));
             case CLOSE_FIXED -> sqe.prepClose(0).fileIndex(count);
             case ON_FD -> sqe.prepRead(env.fd(fd), null, 0).opcode(opFlags);
+            case CUSTOM -> custom.accept(sqe, env);
         }
         sqe.userData(userData).flags(sqeFlags);
     }
@@ -282,6 +301,9 @@ public final class SqeSpec {
 
     @Override
     public String toString() {
+        if (kind == Kind.CUSTOM) {
+            return data + " ud=" + userData + (sqeFlags != 0 ? " " + flagNames(sqeFlags) : "");
+        }
         StringBuilder s = new StringBuilder(kind == Kind.RAW_OPCODE ? "OPCODE(" + opFlags : kind + "(");
         switch (kind) {
             case READ, RECV -> s.append(fd).append(", ").append(len).append(kind == Kind.READ ? ", " + offset : "");

@@ -58,6 +58,35 @@ public interface SqeWriter {
 
     SqeWriter opcode(int opcode);
 
-    /** The SQE's file_index (slot + 1 for CLOSE and direct descriptors). */
+    // Raw fields and ops for PrepIssueScenarios: each side writes the field where its own
+    // SQE keeps it (same names as jring's Sqe setters).
+
+    SqeWriter fd(int fd);
+
+    SqeWriter off(long off);
+
+    SqeWriter addr(MemorySegment addr);
+
+    SqeWriter opFlags(int opFlags);
+
+    SqeWriter ioprio(int ioprio);
+
+    SqeWriter bufIndex(int bufIndex);
+
     SqeWriter fileIndex(int fileIndex);
+
+    SqeWriter addr3(long addr3);
+
+    SqeWriter prepOpenat(int dirfd, String path, int openFlags, int mode);
+
+    SqeWriter prepSocket(int domain, int type, int protocol);
+
+    /** MSG_RING DATA to the ring this SQE belongs to. */
+    SqeWriter prepMsgRingSelf(int len, long data, int msgFlags);
+
+    /** MSG_RING DATA to a descriptor that is no ring (jring: a target that is no IoUring). */
+    SqeWriter prepMsgRingToDescriptor(int fd, int len, long data, int msgFlags);
+
+    /** The MSG_RING command (jring: addr2, the kernel: addr). */
+    SqeWriter msgRingCommand(int cmd);
 }
