@@ -202,5 +202,11 @@ final class JringRing implements RingDriver {
             sqe.opcode(opcode);
             return this;
         }
+
+        @Override
+        public SqeWriter opFlags(int opFlags) {
+            sqe.opFlags(opFlags);
+            return this;
+        }
     }
 }

@@ -280,6 +280,7 @@ public final class KernelSqe implements SqeWriter {
         return this;
     }
 
+    @Override
     public KernelSqe opFlags(int opFlags) {
         slot.set(JAVA_INT, OP_FLAGS, opFlags);
         return this;

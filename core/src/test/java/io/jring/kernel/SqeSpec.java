@@ -20,7 +20,8 @@ import io.jring.sys.SysCallContext;
 public final class SqeSpec {
     enum Kind {
         NOP, READ, WRITE, READV, WRITEV, READ_SELECT, FSYNC, POLL_ADD, POLL_MULTISHOT, POLL_REMOVE, TIMEOUT,
-        TIMEOUT_REMOVE, TIMEOUT_UPDATE, LINK_TIMEOUT, CANCEL, CANCEL_FD, PROVIDE_BUFFERS, REMOVE_BUFFERS, RECV, SEND, RAW_OPCODE
+        TIMEOUT_REMOVE, TIMEOUT_UPDATE, LINK_TIMEOUT, CANCEL, CANCEL_FD, PROVIDE_BUFFERS, REMOVE_BUFFERS, RECV, SEND, RAW_OPCODE,
+        RECV_SELECT, CLOSE
     }
 
     /** A descriptor number no process has (above any RLIMIT_NOFILE): -EBADF at issue. */
@@ -166,6 +167,21 @@ public final class SqeSpec {
         return of(Kind.SEND).with(fd, data.length(), data, 0);
     }
 
+    /** RECV with BUFFER_SELECT from {@code group}, {@code len} 0 meaning the buffer's size. */
+    public static SqeSpec recvSelect(String fd, int group, int len) {
+        return of(Kind.RECV_SELECT).with(fd, len, null, 0).withArgs(0, 0, 0, 0, group, 0)
+                .flags(SqeFlags.BUFFER_SELECT);
+    }
+
+    public static SqeSpec close(String fd) {
+        return of(Kind.CLOSE).with(fd, 0, null, 0);
+    }
+
+    /** The op's flags word: msg flags of RECV/SEND, rw flags (RWF_*) of READ/WRITE. */
+    public SqeSpec opFlags(int flags) {
+        return withArgs(nanos, count, flags, target, group, bid);
+    }
+
     /** An SQE with only its opcode set (for invalid opcodes). */
     public static SqeSpec rawOpcode(int opcode) {
         return of(Kind.RAW_OPCODE).withArgs(0, 0, opcode, 0, 0, 0);
@@ -233,9 +249,17 @@ public final class SqeSpec {
             case CANCEL_FD -> sqe.prepCancelFd(env.fd(fd), opFlags);
             case PROVIDE_BUFFERS -> sqe.prepProvideBuffers(env.region((long) len * count), len, count, group, bid);
             case REMOVE_BUFFERS -> sqe.prepRemoveBuffers(count, group);
-            case RECV -> sqe.prepRecv(env.fd(fd), env.buffer(len), 0);
-            case SEND -> sqe.prepSend(env.fd(fd), env.bytes(data), 0);
+            case RECV -> sqe.prepRecv(env.fd(fd), env.buffer(len), opFlags);
+            case SEND -> sqe.prepSend(env.fd(fd), env.bytes(data), opFlags);
+            case RECV_SELECT -> {
+                sqe.prepRecv(env.fd(fd), null, opFlags).bufferGroup(group);
+                sqe.len(len);
+            }
+            case CLOSE -> sqe.prepClose(env.fd(fd));
             case RAW_OPCODE -> sqe.prepNop().opcode(opFlags);
+        }
+        if (opFlags != 0 && (kind == Kind.READ || kind == Kind.WRITE || kind == Kind.READ_SELECT)) {
+            sqe.opFlags(opFlags);
         }
         sqe.userData(userData).flags(sqeFlags);
     }
@@ -256,8 +280,11 @@ public final class SqeSpec {
         StringBuilder s = new StringBuilder(kind == Kind.RAW_OPCODE ? "OPCODE(" + opFlags : kind + "(");
         switch (kind) {
             case READ, RECV -> s.append(fd).append(", ").append(len).append(kind == Kind.READ ? ", " + offset : "");
-            case WRITE, SEND -> s.append(fd).append(", \"").append(data).append('"')
-                    .append(kind == Kind.WRITE ? ", " + offset : "");
+            case WRITE, SEND -> s.append(fd).append(", \"")
+                    .append(data.length() > 32 ? data.substring(0, 8) + "...(" + data.length() + " bytes)" : data)
+                    .append('"').append(kind == Kind.WRITE ? ", " + offset : "");
+            case RECV_SELECT -> s.append(fd).append(", group ").append(group).append(", ").append(len);
+            case CLOSE -> s.append(fd);
             case READV, WRITEV -> s.append(fd).append(", ").append(offset).append(", ")
                     .append(java.util.Arrays.toString(lens));
             case READ_SELECT -> s.append(fd).append(", group ").append(group).append(", ").append(len);
@@ -274,7 +301,8 @@ public final class SqeSpec {
             default -> { }
         }
         if ((kind == Kind.TIMEOUT || kind == Kind.LINK_TIMEOUT || kind == Kind.TIMEOUT_UPDATE || kind == Kind.CANCEL
-                || kind == Kind.CANCEL_FD)
+                || kind == Kind.CANCEL_FD || kind == Kind.READ || kind == Kind.WRITE || kind == Kind.RECV
+                || kind == Kind.SEND || kind == Kind.RECV_SELECT || kind == Kind.READ_SELECT)
                 && opFlags != 0) {
             s.append(", flags 0x").append(Integer.toHexString(opFlags));
         }

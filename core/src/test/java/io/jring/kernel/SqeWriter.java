@@ -57,4 +57,7 @@ public interface SqeWriter {
     SqeWriter len(int len);
 
     SqeWriter opcode(int opcode);
+
+    /** The SQE's op-flags word (rw_flags, msg_flags...). */
+    SqeWriter opFlags(int opFlags);
 }
