@@ -184,8 +184,15 @@ final class RequestIssuer {
         poster.postAndFree(req, r, req.cflags);
     }
 
-    /** A non-blocking attempt got EAGAIN: arm poll on a pollable file, else hand it to io-wq. */
+    /**
+     * A non-blocking attempt got EAGAIN: arm poll on a pollable file, else hand it to io-wq;
+     * a NOWAIT request ends with -EAGAIN (plus what it moved, if anything).
+     */
     private void wouldBlock(Request req) {
+        if (req.def.nowait(req)) {
+            poster.postAndFree(req, -Errno.EAGAIN, req.cflags);
+            return;
+        }
         int mask = req.def.pollMask(req);
         if (mask == 0) {
             punt(req);

@@ -107,6 +107,11 @@ final class AcceptOp extends OpDef {
     }
 
     @Override
+    public boolean nowait(Request req) {
+        return (req.ioprio & DONTWAIT) != 0;
+    }
+
+    @Override
     public int pollMask(Request req) {
         // DONTWAIT: no wait; io-wq hands -EAGAIN back as the result (as RWF_NOWAIT reads do).
         return (req.ioprio & DONTWAIT) != 0 ? 0 : NetOps.POLLIN;

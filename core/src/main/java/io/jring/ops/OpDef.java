@@ -67,6 +67,15 @@ public abstract class OpDef {
         return 0;
     }
 
+    /**
+     * Linux's REQ_F_NOWAIT (MSG_DONTWAIT, RWF_NOWAIT, ACCEPT's DONTWAIT): the caller wants
+     * -EAGAIN rather than a wait, so an attempt that would block completes with it at once,
+     * inline, never armed on poll nor handed to io-wq (io_queue_async).
+     */
+    public boolean nowait(Request req) {
+        return false;
+    }
+
     /** The poll wait stays armed after readiness (multishot POLL_ADD and ACCEPT). */
     public boolean pollMultishot(Request req) {
         return false;

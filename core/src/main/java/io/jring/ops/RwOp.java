@@ -171,6 +171,11 @@ abstract class RwOp extends OpDef {
                      : FileCalls.preadv2(sc, fd, iov, n, off, rwf);
     }
 
+    @Override
+    public final boolean nowait(Request req) {
+        return (req.opFlags & FileCalls.RWF_NOWAIT) != 0;
+    }
+
     /**
      * A pipe, socket or character device can be polled: a read that would block waits for
      * POLLIN (a write for POLLOUT) instead of a worker. Regular files and block devices go

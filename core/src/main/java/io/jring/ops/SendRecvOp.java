@@ -125,6 +125,11 @@ final class SendRecvOp extends OpDef {
     }
 
     @Override
+    public boolean nowait(Request req) {
+        return (req.opFlags & SocketCalls.MSG_DONTWAIT) != 0;
+    }
+
+    @Override
     public int pollMask(Request req) {
         if ((req.opFlags & SocketCalls.MSG_DONTWAIT) != 0) {
             return 0;

@@ -69,6 +69,7 @@ public final class Scenarios {
         addProvidedBuffers(all);
         addFiles(all);
         addReadWrite(all);
+        DataOpScenarios.add(all);
         return all;
     }
 
