@@ -41,7 +41,9 @@ final class DataOpScenarios {
     }
 
     static void add(List<Scenario> all) {
+        addSockNonEmpty(all);
         addNowait(all);
+        addPartialThenCancel(all);
     }
 
     private static void addSockNonEmpty(List<Scenario> all) {
