@@ -206,8 +206,8 @@ final class RequestIssuer {
 
     /**
      * Task of the request, posting right: arms its poll wait in the task's poller and lists
-     * it in the ring's armed list. A provided buffer it selected goes back meanwhile (as
-     * Linux recycles it before poll). Returns 0, or -errno.
+     * it in the ring's armed list. A receive's unused provided buffer goes back meanwhile
+     * (ProvidedBuffers.beforeArm). Returns 0, or -errno.
      */
     int arm(Request req, int mask) {
         return arm(req, mask, false);
@@ -215,7 +215,7 @@ final class RequestIssuer {
 
     /** As {@link #arm(Request, int)}; {@code checkNow}: epoll must re-check readiness (see Poller.arm). */
     int arm(Request req, int mask, boolean checkNow) {
-        ring.buffers.recycle(req);
+        ring.buffers.beforeArm(req);
         AsyncPoll w = req.poll;
         if (w == null) {
             w = new AsyncPoll(req);
@@ -318,6 +318,7 @@ final class RequestIssuer {
             // Workers do not hold the posting right: choose the buffer now.
             ring.buffers.select(req, req.bufGroup, req.len);
         }
+        ring.buffers.beforePunt(req);
         req.def.preparePunt(req);
         ring.ioWq().enqueue(req);
     }
@@ -328,6 +329,7 @@ final class RequestIssuer {
         if (ring.isClosing()) {
             r = -Errno.ECANCELED;
         } else {
+            req.selectedEarly = false;   // issued now: the op uses its buffer, as Linux's worker selects one
             int mask = req.def.pollMask(req);
             r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
         }

@@ -103,6 +103,9 @@ abstract class RwOp extends OpDef {
             if (!nonBlocking) {
                 return -Errno.ENOBUFS;   // none was left when it went to io-wq
             }
+            if (req.fd < 0) {
+                return -Errno.EBADF;   // no file (an empty fixed slot): Linux fails before it takes a buffer
+            }
             int r = req.ring.selectBuffer(req);
             if (r != 0) {
                 return r;
@@ -136,6 +139,9 @@ abstract class RwOp extends OpDef {
             // rwf holds RWF_NOWAIT only if the caller asked for it (the inline attempt adds its
             // own): keep it, so such a request ends with -EAGAIN here instead of blocking.
             r = transfer(sc, req, iov, n, off, rwf, false);
+        }
+        if (r == -Errno.EBADF && req.selectedBid >= 0 && FsCalls.getStatusFlags(sc, req.fd) == -Errno.EBADF) {
+            req.selectedEarly = true;   // no such file: Linux's lookup failed before the buffer was taken
         }
         int res = finish(req, r);
         if (res >= 0 && res < total) {

@@ -44,6 +44,7 @@ final class DataOpScenarios {
         addSockNonEmpty(all);
         addNowait(all);
         addPartialThenCancel(all);
+        addProvidedBufferOwnership(all);
     }
 
     private static void addSockNonEmpty(List<Scenario> all) {
