@@ -45,6 +45,7 @@ final class DataOpScenarios {
         addNowait(all);
         addPartialThenCancel(all);
         addProvidedBufferOwnership(all);
+        addCloseInline(all);
     }
 
     private static void addSockNonEmpty(List<Scenario> all) {
