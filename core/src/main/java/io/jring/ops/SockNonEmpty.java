@@ -15,8 +15,12 @@ import io.jring.sys.SysCallContext;
  * set it, nor does a failed recv. Checked on 6.18 for each case (unix and TCP: partial, full,
  * peek, zero-length, data then FIN, EOF, after a reset, after a local SHUT_RD).
  *
- * <p>Most answers need no syscall: a short AF_UNIX read emptied the queue, a peek left its
- * bytes. A TCP recv costs one poll, an AF_UNIX recv that filled its buffer one FIONREAD.
+ * <p>Most answers need no syscall: a short read emptied the queue, a peek left its bytes; a
+ * recv that filled its buffer asks (FIONREAD for AF_UNIX, one poll for TCP), a TCP EOF reads
+ * the connection's state. One deviation, to keep a syscall off every short TCP read (the
+ * common case of request/response traffic): a short TCP read that took the last bytes before
+ * a FIN that had already arrived has no flag, where Linux's has (the FIN counts as 1); the
+ * application's next recv is the EOF, at once, and has it.
  */
 final class SockNonEmpty {
     private SockNonEmpty() {}
@@ -50,6 +54,9 @@ final class SockNonEmpty {
     private static boolean tcpLeft(SysCallContext sc, int fd, long r, long asked) {
         if (r == 0 && asked > 0) {
             return SocketKinds.tcpFinReceived(sc, fd);   // EOF: 1 after a FIN, 0 after a reset
+        }
+        if (r < asked) {
+            return false;   // a short read took all the data (a FIN already in: see above)
         }
         int ready = SocketKinds.readyNow(sc, fd, PollCalls.EPOLLIN | PollCalls.EPOLLRDHUP);
         if (ready <= 0) {

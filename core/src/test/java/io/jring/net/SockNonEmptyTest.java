@@ -32,8 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * has it when the socket still holds data after the recv, as its msg_inq says; an ACCEPT's
  * when more connections wait on a TCP listener. Each case was run on Linux 6.18 first: AF_UNIX
  * stream sockets report the bytes left (peeked ones too, none at EOF); TCP reports them too,
- * and 1 once the peer's FIN has arrived, so the last data recv and every EOF recv have the
- * flag, while one after a reset or after a local SHUT_RD does not.
+ * and 1 once the peer's FIN has arrived, so every EOF recv has the flag (and, on Linux, a
+ * short read that found the FIN already in), while one after a reset or after a local
+ * SHUT_RD does not.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SockNonEmptyTest {
@@ -123,7 +124,9 @@ class SockNonEmptyTest {
             sqe(ring).prepShutdown(tcp[1], Fds.SHUT_WR).userData(97);
             assertEquals(cqe(97, 0), submitAndNext(ring));
             awaitReadable(ring, tcp[0]);
-            assertEquals(cqe(1, 50, NONEMPTY), recv(ring, tcp[0], buf, 100, 0, 1), "the data, and the FIN is in");
+            // Linux sets the flag here too (the FIN counts as 1): jring keeps a syscall off
+            // every short TCP read instead, and the next recv, the EOF, has it.
+            assertEquals(cqe(1, 50), withoutNonEmptyHint(recv(ring, tcp[0], buf, 100, 0, 1)), "data, then FIN");
             assertEquals(cqe(2, 0, NONEMPTY), recv(ring, tcp[0], buf, 100, 0, 2), "EOF");
             assertEquals(cqe(3, 0, NONEMPTY), recv(ring, tcp[0], buf, 100, 0, 3), "EOF again");
 
