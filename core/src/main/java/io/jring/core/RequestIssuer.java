@@ -181,7 +181,24 @@ final class RequestIssuer {
             wouldBlock(req);
             return;
         }
+        if (r < 0) {
+            failInline(req, r);
+            return;
+        }
         poster.postAndFree(req, r, req.cflags);
+    }
+
+    /**
+     * The inline attempt failed: the CQE now, or, for a failure the op reports through task
+     * work in Linux (a write's error from the file: OpDef.failsThroughTaskWork), after the CQEs
+     * this submit posts inline.
+     */
+    private void failInline(Request req, int r) {
+        if (req.def.failsThroughTaskWork(req, r)) {
+            completeFromElsewhere(req, r, req.cflags);
+        } else {
+            poster.postAndFree(req, r, req.cflags);
+        }
     }
 
     /**
@@ -190,7 +207,7 @@ final class RequestIssuer {
      */
     private void wouldBlock(Request req) {
         if (req.def.nowait(req)) {
-            poster.postAndFree(req, -Errno.EAGAIN, req.cflags);
+            failInline(req, -Errno.EAGAIN);
             return;
         }
         int mask = req.def.pollMask(req);

@@ -76,6 +76,16 @@ public abstract class OpDef {
         return false;
     }
 
+    /**
+     * The inline attempt failed with {@code res}, and Linux completes such a failure through
+     * task work rather than at once (rw.c: a write's error from the file's write_iter goes
+     * through kiocb_done and io_complete_rw), so its CQE follows the CQEs the same submit
+     * posts inline.
+     */
+    public boolean failsThroughTaskWork(Request req, int res) {
+        return false;
+    }
+
     /** The poll wait stays armed after readiness (multishot POLL_ADD and ACCEPT). */
     public boolean pollMultishot(Request req) {
         return false;

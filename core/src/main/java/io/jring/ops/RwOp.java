@@ -183,6 +183,18 @@ abstract class RwOp extends OpDef {
     }
 
     /**
+     * A write's failure from the file itself (EAGAIN of RWF_NOWAIT, EPIPE, ENOSPC, EIO...)
+     * completes through task work, as Linux's kiocb_done does for a negative write_iter
+     * result (checked on 6.18: a NOP after it in the same submit completes first); failures
+     * found before the file is asked (EBADF, EINVAL, EOPNOTSUPP) complete at once.
+     */
+    @Override
+    public final boolean failsThroughTaskWork(Request req, int res) {
+        return write && res != -Errno.EBADF && res != -Errno.EINVAL && res != -Errno.EOPNOTSUPP
+                && res != -Errno.ESPIPE && res != -Errno.ENOBUFS;
+    }
+
+    /**
      * A pipe, socket or character device can be polled: a read that would block waits for
      * POLLIN (a write for POLLOUT) instead of a worker. Regular files and block devices go
      * to io-wq. One fstat, on the EAGAIN path only.
