@@ -194,6 +194,22 @@ class SockNonEmptyTest {
             fds.add(second.res());
             assertEquals(0, second.flags(), "none left: " + second);
             assertEquals(cqe(2, second.res()), withoutNonEmptyHint(second));
+
+            for (int i = 0; i < 3; i++) {
+                fds.connect(Fds.localAddress(listener));
+            }
+            awaitReadable(ring, listener);
+            sqe(ring).prepMultishotAccept(listener, 0).userData(3);
+            ring.submit();
+            int[] flags = new int[3];
+            for (int i = 0; i < 3; i++) {
+                Completion c = next(ring);
+                fds.add(c.res());
+                flags[i] = c.flags();
+            }
+            int more = CqeFlags.MORE;
+            assertEquals(java.util.List.of(more | NONEMPTY, more | NONEMPTY, more),
+                    java.util.List.of(flags[0], flags[1], flags[2]), "multishot: each CQE says whether more wait");
         }
     }
 }
