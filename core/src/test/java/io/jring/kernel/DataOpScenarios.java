@@ -49,21 +49,24 @@ final class DataOpScenarios {
     }
 
     private static void addSockNonEmpty(List<Scenario> all) {
-        all.add(Scenario.named("data: a recv that leaves bytes in the socket sets SOCK_NONEMPTY", "net.c io_recv_finish")
+        all.add(Scenario.named("data: a recv that leaves bytes in the socket sets SOCK_NONEMPTY",
+                "net.c io_recv_finish")
                 .write("s0.b", bytes(2955))
                 .submit(recv("s0.a", 100).ud(1))
                 .reap(1)
                 .submit(recv("s0.a", 4096).ud(2))
                 .expect(cqe(1, 100, NONEMPTY), cqe(2, 2855))
                 .build());
-        all.add(Scenario.named("data: a recv with MSG_PEEK leaves what it saw, so SOCK_NONEMPTY", "net.c io_recv_finish")
+        all.add(Scenario.named("data: a recv with MSG_PEEK leaves what it saw, so SOCK_NONEMPTY",
+                "net.c io_recv_finish")
                 .write("s0.b", bytes(100))
                 .submit(recv("s0.a", 100).opFlags(MSG_PEEK).ud(1))
                 .reap(1)
                 .submit(recv("s0.a", 100).ud(2))
                 .expect(cqe(1, 100, NONEMPTY), cqe(2, 100))
                 .build());
-        all.add(Scenario.named("data: after the peer closed, SOCK_NONEMPTY while bytes remain, none at EOF", "net.c io_recv_finish")
+        all.add(Scenario.named("data: after the peer closed, SOCK_NONEMPTY while bytes remain, none at EOF",
+                "net.c io_recv_finish")
                 .write("s0.b", bytes(50))
                 .close("s0.b")
                 .submit(recv("s0.a", 10).ud(1))
@@ -85,7 +88,8 @@ final class DataOpScenarios {
                 .submit(recv("s0.a", 100).opFlags(MSG_WAITALL).ud(2))
                 .expect(cqe(1, 100, NONEMPTY), cqe(2, 100, NONEMPTY))
                 .build());
-        all.add(Scenario.named("data: a recv that waited sets SOCK_NONEMPTY when more arrived than it took", "net.c io_recv_finish")
+        all.add(Scenario.named("data: a recv that waited sets SOCK_NONEMPTY when more arrived than it took",
+                "net.c io_recv_finish")
                 .submit(recv("s0.a", 100).ud(1))
                 .quiet()
                 .write("s0.b", bytes(2955))
@@ -100,28 +104,33 @@ final class DataOpScenarios {
     }
 
     private static void addNowait(List<Scenario> all) {
-        all.add(Scenario.named("data: RECV with MSG_DONTWAIT on an empty socket is -EAGAIN at once: its cancel finds nothing", "net.c REQ_F_NOWAIT")
+        all.add(Scenario.named("data: RECV MSG_DONTWAIT, empty socket: -EAGAIN at once, its cancel finds nothing",
+                "net.c REQ_F_NOWAIT")
                 .submit(recv("s0.a", 100).opFlags(MSG_DONTWAIT).ud(1), cancel(1, 0).ud(2))
                 .expect(cqe(1, EAGAIN), cqe(2, Scenarios.ENOENT))
                 .build());
-        all.add(Scenario.named("data: SEND with MSG_DONTWAIT on a full socket is -EAGAIN at once: its cancel finds nothing", "net.c REQ_F_NOWAIT")
+        all.add(Scenario.named("data: SEND MSG_DONTWAIT, full socket: -EAGAIN at once, its cancel finds nothing",
+                "net.c REQ_F_NOWAIT")
                 .submit(send("s0.a", bytes(1 << 20)).opFlags(MSG_DONTWAIT).skip().ud(9))
                 .submit(send("s0.a", "x").opFlags(MSG_DONTWAIT).ud(1), cancel(1, 0).ud(2))
                 .expect(cqe(1, EAGAIN), cqe(2, Scenarios.ENOENT))
                 .build());
-        all.add(Scenario.named("data: READ with RWF_NOWAIT on an empty pipe is -EAGAIN at once: its cancel finds nothing", "rw.c REQ_F_NOWAIT")
+        all.add(Scenario.named("data: READ RWF_NOWAIT, empty pipe: -EAGAIN at once, its cancel finds nothing",
+                "rw.c REQ_F_NOWAIT")
                 .submit(SqeSpec.read("p0.r", 100, -1).opFlags(RWF_NOWAIT).ud(1), cancel(1, 0).ud(2))
                 .expect(cqe(1, EAGAIN), cqe(2, Scenarios.ENOENT))
                 .build());
         // A write's failure from the file completes through task work, after the cancel's CQE
         // on Linux; jring's ASYNC_CANCEL runs pending task work first (to find requests on
         // their way to a poll), which posts it before: the order is left open here.
-        all.add(Scenario.named("data: WRITE with RWF_NOWAIT on a full pipe is -EAGAIN at once: its cancel finds nothing", "rw.c REQ_F_NOWAIT")
+        all.add(Scenario.named("data: WRITE RWF_NOWAIT, full pipe: -EAGAIN at once, its cancel finds nothing",
+                "rw.c REQ_F_NOWAIT")
                 .write("p0.w", bytes(65536))
                 .submit(write("p0.w", "x", -1).opFlags(RWF_NOWAIT).ud(1), cancel(1, 0).ud(2))
                 .expectAnyOrder(cqe(1, EAGAIN), cqe(2, Scenarios.ENOENT))
                 .build());
-        all.add(Scenario.named("data: a write's failure from the file completes after the submit's inline CQEs", "rw.c kiocb_done")
+        all.add(Scenario.named("data: a write's failure from the file completes after the submit's inline CQEs",
+                "rw.c kiocb_done")
                 .close("p0.r")
                 .submit(write("p0.w", "x", -1).ud(1), nop().ud(2), write("p0.r", "x", -1).ud(3), nop().ud(4))
                 .expect(cqe(2, 0), cqe(3, Scenarios.EBADF), cqe(4, 0), cqe(1, -Errno.EPIPE))
@@ -129,43 +138,50 @@ final class DataOpScenarios {
     }
 
     private static void addPartialThenCancel(List<Scenario> all) {
-        all.add(Scenario.named("data: a WAITALL recv cancelled in its submit completes with the bytes it took", "net.c io_sendrecv_fail")
+        all.add(Scenario.named("data: a WAITALL recv cancelled in its submit completes with the bytes it took",
+                "net.c io_sendrecv_fail")
                 .write("s0.b", bytes(100))
                 .submit(recv("s0.a", 4096).opFlags(MSG_WAITALL).ud(1), cancel(1, 0).ud(2))
                 .reap(2)
                 .submit(recv("s0.a", 100).opFlags(MSG_DONTWAIT).ud(3))
                 .expect(cqe(2, 0), cqe(1, 100), cqe(3, EAGAIN))
                 .build());
-        all.add(Scenario.named("data: a WAITALL recv cancelled later completes with the bytes it took", "net.c io_sendrecv_fail")
+        all.add(Scenario.named("data: a WAITALL recv cancelled later completes with the bytes it took",
+                "net.c io_sendrecv_fail")
                 .write("s0.b", bytes(100))
                 .submit(recv("s0.a", 4096).opFlags(MSG_WAITALL).ud(1))
                 .quiet()
                 .submit(cancel(1, 0).ud(2))
                 .expect(cqe(2, 0), cqe(1, 100))
                 .build());
-        all.add(Scenario.named("data: a WAITALL recv its link timeout cancels completes with the bytes it took", "net.c io_sendrecv_fail")
+        all.add(Scenario.named("data: a WAITALL recv its link timeout cancels completes with the bytes it took",
+                "net.c io_sendrecv_fail")
                 .write("s0.b", bytes(100))
                 .submit(recv("s0.a", 4096).opFlags(MSG_WAITALL).ud(1).link(), linkTimeout(20 * Scenarios.MS, 0).ud(2))
                 .expect(cqe(2, Scenarios.ETIME), cqe(1, 100))
                 .build());
-        all.add(Scenario.named("data: a cancelled WAITALL recv reports its bytes and still fails its link", "net.c io_sendrecv_fail")
+        all.add(Scenario.named("data: a cancelled WAITALL recv reports its bytes and still fails its link",
+                "net.c io_sendrecv_fail")
                 .write("s0.b", bytes(100))
                 .submit(recv("s0.a", 4096).opFlags(MSG_WAITALL).ud(1).link(), nop().ud(3), cancel(1, 0).ud(2))
                 .expect(cqe(2, 0), cqe(1, 100), cqe(3, Scenarios.ECANCELED))
                 .build());
-        all.add(Scenario.named("data: a cancelled WAITALL recv posts its bytes despite CQE_SKIP_SUCCESS", "net.c io_sendrecv_fail")
+        all.add(Scenario.named("data: a cancelled WAITALL recv posts its bytes despite CQE_SKIP_SUCCESS",
+                "net.c io_sendrecv_fail")
                 .write("s0.b", bytes(100))
                 .submit(recv("s0.a", 4096).opFlags(MSG_WAITALL).skip().ud(1), cancel(1, 0).ud(2))
                 .expect(cqe(2, 0), cqe(1, 100))
                 .build());
-        all.add(Scenario.named("data: an ASYNC WAITALL recv cancelled later completes with the bytes it took", "net.c io_sendrecv_fail")
+        all.add(Scenario.named("data: an ASYNC WAITALL recv cancelled later completes with the bytes it took",
+                "net.c io_sendrecv_fail")
                 .write("s0.b", bytes(100))
                 .submit(recv("s0.a", 4096).opFlags(MSG_WAITALL).async().ud(1))
                 .quiet(50)
                 .submit(cancel(1, 0).ud(2))
                 .expect(cqe(2, 0), cqe(1, 100))
                 .build());
-        all.add(Scenario.named("data: WAITALL with DONTWAIT completes with what it got and fails its link", "net.c io_sendrecv_fail")
+        all.add(Scenario.named("data: WAITALL with DONTWAIT completes with what it got and fails its link",
+                "net.c io_sendrecv_fail")
                 .write("s0.b", bytes(100))
                 .submit(recv("s0.a", 4096).opFlags(MSG_WAITALL | MSG_DONTWAIT).ud(1).link(), nop().ud(2))
                 .expect(cqe(1, 100), cqe(2, Scenarios.ECANCELED))
@@ -176,7 +192,8 @@ final class DataOpScenarios {
                 .submit(recv("s0.a", 10).opFlags(MSG_WAITALL).ud(1).link(), nop().ud(2))
                 .expect(cqe(1, 4), cqe(2, Scenarios.ECANCELED))
                 .build());
-        all.add(Scenario.named("data: a pipe write larger than the pipe completes short and fails its link", "rw.c io_write")
+        all.add(Scenario.named("data: a pipe write larger than the pipe completes short and fails its link",
+                "rw.c io_write")
                 .submit(write("p0.w", bytes(100_000), -1).ud(1).link(), nop().ud(2))
                 .expect(cqe(1, 65536), cqe(2, Scenarios.ECANCELED))
                 .build());
@@ -212,7 +229,8 @@ final class DataOpScenarios {
                 .submit(removeBuffers(10, 1).ud(3))
                 .expect(cqe(9, 0), cqe(2, Scenarios.ETIME), cqe(1, Scenarios.ECANCELED, buffer(0)), cqe(3, 1))
                 .build());
-        all.add(Scenario.named("data: an ASYNC READ cancelled while it waits reports the provided buffer it took", "kbuf.c")
+        all.add(Scenario.named("data: an ASYNC READ cancelled while it waits reports the provided buffer it took",
+                "kbuf.c")
                 .submit(provideBuffers(2, 64, 1, 0).ud(9))
                 .submit(readSelect("p0.r", 1, 0).async().ud(1))
                 .quiet(50)
@@ -239,7 +257,8 @@ final class DataOpScenarios {
                 .write("s0.b", bytes(54))
                 .expect(cqe(9, 0), cqe(2, 5, buffer(1)), cqe(1, 64, buffer(0)))
                 .build());
-        all.add(Scenario.named("data: a cancelled WAITALL recv into a provided buffer reports its bytes and the buffer", "net.c io_sendrecv_fail")
+        all.add(Scenario.named("data: a cancelled WAITALL recv into a provided buffer reports its bytes and the buffer",
+                "net.c io_sendrecv_fail")
                 .submit(provideBuffers(1, 64, 1, 0).ud(9))
                 .write("s0.b", bytes(10))
                 .submit(recvSelect("s0.a", 1, 0).opFlags(MSG_WAITALL).ud(1))
@@ -247,7 +266,8 @@ final class DataOpScenarios {
                 .submit(cancel(1, 0).ud(2))
                 .expect(cqe(9, 0), cqe(2, 0), cqe(1, 10, buffer(0)))
                 .build());
-        all.add(Scenario.named("data: a READ that fails after it took a buffer uses it up; one on no file takes none", "kbuf.c")
+        all.add(Scenario.named("data: a READ that fails after it took a buffer uses it up; one on no file takes none",
+                "kbuf.c")
                 .submit(provideBuffers(4, 64, 1, 0).ud(9))
                 .submit(readSelect("p0.w", 1, 0).ud(1))
                 .submit(readSelect("bad", 1, 0).ud(2))
@@ -261,7 +281,8 @@ final class DataOpScenarios {
 
     private static void addCloseInline(List<Scenario> all) {
         for (String fd : new String[] {"p0.r", "s0.a", "file"}) {
-            all.add(Scenario.named("data: CLOSE of " + fd + " runs inline: a cancel in its submit finds nothing", "openclose.c io_close")
+            all.add(Scenario.named("data: CLOSE of " + fd + " runs inline: a cancel in its submit finds nothing",
+                    "openclose.c io_close")
                     .file("")
                     .submit(close(fd).ud(1), cancel(1, 0).ud(2))
                     .expect(cqe(1, 0), cqe(2, Scenarios.ENOENT))

@@ -111,7 +111,8 @@ class ProvidedBufferOwnershipTest {
     @ParameterizedTest(name = "setup 0x{0}")
     @MethodSource("io.jring.net.NetTestSupport#ringKinds")
     void anAsyncReadCancelledWhileQueuedInIoWqTookNoBuffer(int setup) {
-        try (OpenFds fds = new OpenFds(); IoUring ring = NetTestSupport.ring(setup, true); Arena arena = Arena.ofConfined()) {
+        try (OpenFds fds = new OpenFds(); IoUring ring = NetTestSupport.ring(setup, true);
+                Arena arena = Arena.ofConfined()) {
             ring.registerIoWqMaxWorkers(1, 1);
             int[] busy = fds.pipe();
             int[] p = fds.pipe();

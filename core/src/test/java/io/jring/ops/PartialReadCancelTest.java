@@ -79,7 +79,8 @@ class PartialReadCancelTest {
                 Completion read = done.get(1);
                 assertEquals(1, read.userData());
                 assertTrue(read.res() >= PAGE && read.res() < SIZE, "the cached part, not -ECANCELED: " + read);
-                assertArrayEquals(Arrays.copyOf(data, read.res()), buf.asSlice(0, read.res()).toArray(ValueLayout.JAVA_BYTE));
+                assertArrayEquals(Arrays.copyOf(data, read.res()),
+                        buf.asSlice(0, read.res()).toArray(ValueLayout.JAVA_BYTE));
             } finally {
                 int reader = Fds.open(fifo, OpenFlags.RDONLY | OpenFlags.NONBLOCK, 0);
                 Completion opened = next(ring, 1).get(0);

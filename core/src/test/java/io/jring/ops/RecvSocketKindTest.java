@@ -17,6 +17,7 @@ import io.jring.sys.SocketCalls;
 import io.jring.sys.SysCallContext;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -37,9 +38,9 @@ class RecvSocketKindTest {
     /** An AF_UNIX socket pair of {@code type} (Fds only makes stream pairs). */
     private static int[] pair(RingTestSupport.Descriptors fds, int type) {
         SysCallContext sc = SysCallContext.current();
-        assertEquals(0, SocketCalls.socketPair(sc, SockAddrs.AF_UNIX, type | SocketCalls.SOCK_CLOEXEC, 0, sc.scratch()));
-        return fds.add(new int[] {sc.scratch().get(java.lang.foreign.ValueLayout.JAVA_INT, 0),
-                sc.scratch().get(java.lang.foreign.ValueLayout.JAVA_INT, 4)});
+        MemorySegment out = sc.scratch();
+        assertEquals(0, SocketCalls.socketPair(sc, SockAddrs.AF_UNIX, type | SocketCalls.SOCK_CLOEXEC, 0, out));
+        return fds.add(new int[] {out.get(ValueLayout.JAVA_INT, 0), out.get(ValueLayout.JAVA_INT, 4)});
     }
 
     @ParameterizedTest(name = "setup 0x{0}")
