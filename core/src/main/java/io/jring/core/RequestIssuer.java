@@ -177,39 +177,19 @@ final class RequestIssuer {
         if (r == OpDef.ISSUE_QUEUED) {
             return;
         }
-        if (r == -Errno.EAGAIN) {
-            wouldBlock(req);
+        if (r == -Errno.EAGAIN && !req.def.nowait(req)) {
+            wouldBlock(req);   // a NOWAIT request ends with -EAGAIN instead (plus what it moved)
             return;
         }
-        if (r < 0) {
-            failInline(req, r);
+        if (r < 0 && req.def.failsThroughTaskWork(req, r)) {
+            completeFromElsewhere(req, r, req.cflags);   // after this submit's inline CQEs
             return;
         }
         poster.postAndFree(req, r, req.cflags);
     }
 
-    /**
-     * The inline attempt failed: the CQE now, or, for a failure the op reports through task
-     * work in Linux (a write's error from the file: OpDef.failsThroughTaskWork), after the CQEs
-     * this submit posts inline.
-     */
-    private void failInline(Request req, int r) {
-        if (req.def.failsThroughTaskWork(req, r)) {
-            completeFromElsewhere(req, r, req.cflags);
-        } else {
-            poster.postAndFree(req, r, req.cflags);
-        }
-    }
-
-    /**
-     * A non-blocking attempt got EAGAIN: arm poll on a pollable file, else hand it to io-wq;
-     * a NOWAIT request ends with -EAGAIN (plus what it moved, if anything).
-     */
+    /** A non-blocking attempt got EAGAIN: arm poll on a pollable file, else hand it to io-wq. */
     private void wouldBlock(Request req) {
-        if (req.def.nowait(req)) {
-            failInline(req, -Errno.EAGAIN);
-            return;
-        }
         int mask = req.def.pollMask(req);
         if (mask == 0) {
             punt(req);
