@@ -71,14 +71,17 @@ final class CompletionPoster {
     }
 
     private void postAndFreeSide(Request req, int res, int cflags, boolean failed) {
+        // A request that moved data before it failed (cancelled, timed out, interrupted)
+        // reports what it moved, still as a failure: Linux's io_sendrecv_fail and io_rw_fail.
+        int posted = res < 0 && req.done > 0 ? (int) req.done : res;
         if (req.selectedBid >= 0) {
-            cflags |= ring.buffers.complete(req, res);
+            cflags |= ring.buffers.complete(req, posted);
         }
         if (res < 0 && failed) {
             opFailed(req, res);
         }
         if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
-            post(req.userData, res, cflags);
+            post(req.userData, posted, cflags);
         } else {
             timeouts.skipped();
         }

@@ -9,9 +9,14 @@ import java.util.Arrays;
 /**
  * A ring's provided-buffer groups (Linux's classic {@code io_buffer_list}s): PROVIDE_BUFFERS
  * appends buffers to a group, a {@code BUFFER_SELECT} request takes the first one, a request
- * that did not use its buffer (it went to poll, or failed) puts it back at the head, and a
- * used one travels to the application with the CQE ({@code CqeFlags.BUFFER}, id in the upper
- * 16 bits). Posting right only: plain fields.
+ * that did not use its buffer puts it back at the head, and a used one travels to the
+ * application with the CQE ({@code CqeFlags.BUFFER}, id in the upper 16 bits). Who keeps a
+ * buffer follows Linux 6.18 (checked on the kernel): a RECV gives it back before it waits and
+ * when it ends with nothing (EOF, an error, a cancel), unless data is in it already (a
+ * MSG_WAITALL recv waiting for the rest: REQ_F_BL_NO_RECYCLE); a READ keeps the buffer it
+ * took from its first attempt on, through its wait, and uses it up whatever its result,
+ * -ECANCELED included (io_req_defer_failed puts it with the CQE). Posting right only: plain
+ * fields.
  */
 final class ProvidedBuffers {
     private static final int MAX_GROUPS = 1 << 16;
@@ -55,18 +60,41 @@ final class ProvidedBuffers {
         }
         group(req.bufGroup, true).pushFirst(req);
         req.selectedBid = -1;
+        req.selectedEarly = false;
     }
 
     /**
-     * At completion: the buffer goes to the application with the CQE (the returned flags say
-     * which) when data arrived in it; a receive that got nothing (EOF, an error) puts it back,
-     * as Linux 6.x does, while a read keeps it whatever its result, as Linux's rw path does.
+     * The request is about to wait for readiness: a receive that has nothing in its buffer
+     * gives it back (io_recv's io_kbuf_recycle on EAGAIN); a read keeps it.
+     */
+    void beforeArm(Request req) {
+        if (req.selectedBid >= 0 && req.opcode == io.jring.Opcode.RECV && req.done == 0) {
+            recycle(req);
+        }
+    }
+
+    /**
+     * The request goes to io-wq holding a buffer it has not put data in: Linux has none
+     * selected then (it recycles before the punt, or selects in the worker), so until a
+     * worker issues it, a cancel gives the buffer back ({@link Request#selectedEarly}).
+     */
+    void beforePunt(Request req) {
+        if (req.selectedBid >= 0 && req.done == 0) {
+            req.selectedEarly = true;
+        }
+    }
+
+    /**
+     * At completion, with the result to post: the buffer goes to the application with the
+     * CQE (the returned flags say which), except a receive's that got nothing (EOF, an error,
+     * a cancel before any data) and one the op never used ({@link Request#selectedEarly}),
+     * which go back to the group.
      */
     int complete(Request req, int res) {
         if (req.selectedBid < 0) {
             return 0;
         }
-        if (res < 0 || (res == 0 && req.opcode == io.jring.Opcode.RECV)) {
+        if (req.selectedEarly || (res <= 0 && req.opcode == io.jring.Opcode.RECV)) {
             recycle(req);
             return 0;
         }

@@ -157,6 +157,13 @@ public final class Request extends TaskWork implements IoWork {
     public int selectedLength;
     int selectedCapacity;
     MemorySegment selectedRegion;
+    /**
+     * The selected buffer was taken before Linux would take it (for io-wq, which may not
+     * touch the groups; or before a file lookup that then failed) and the op has not used
+     * it: a failure gives it back. Set under the posting right, cleared by the worker that
+     * issues the request (the io-wq queue and the task-work hand-off order both).
+     */
+    public boolean selectedEarly;
 
     /**
      * An io-wq worker is issuing it (set around the op's call there): a non-blocking attempt
@@ -216,6 +223,7 @@ public final class Request extends TaskWork implements IoWork {
         this.pollEvents = 0;
         this.pollCancelled = false;
         this.selectedBid = -1;
+        this.selectedEarly = false;
         this.link = null;
         this.failed = false;
         this.fixedPending = false;

@@ -190,8 +190,12 @@ final class RequestIssuer {
         if (r == OpDef.ISSUE_QUEUED) {
             return;
         }
-        if (r == -Errno.EAGAIN) {
-            wouldBlock(req);
+        if (r == -Errno.EAGAIN && !req.def.nowait(req)) {
+            wouldBlock(req);   // a NOWAIT request ends with -EAGAIN instead (plus what it moved)
+            return;
+        }
+        if (r < 0 && req.def.failsThroughTaskWork(req, r)) {
+            completeFromElsewhere(req, r, req.cflags);   // after this submit's inline CQEs
             return;
         }
         poster.postAndFree(req, r, req.cflags);
@@ -212,8 +216,8 @@ final class RequestIssuer {
 
     /**
      * Task of the request, posting right: arms its poll wait in the task's poller and lists
-     * it in the ring's armed list. A provided buffer it selected goes back meanwhile (as
-     * Linux recycles it before poll). Returns 0, or -errno.
+     * it in the ring's armed list. A receive's unused provided buffer goes back meanwhile
+     * (ProvidedBuffers.beforeArm). Returns 0, or -errno.
      */
     int arm(Request req, int mask) {
         return arm(req, mask, Poller.UNCHECKED);
@@ -221,7 +225,7 @@ final class RequestIssuer {
 
     /** As {@link #arm(Request, int)}; {@code known}: the fd's readiness as {@link Poller#arm} takes it. */
     int arm(Request req, int mask, int known) {
-        ring.buffers.recycle(req);
+        ring.buffers.beforeArm(req);
         AsyncPoll w = req.poll;
         if (w == null) {
             w = new AsyncPoll(req);
@@ -324,6 +328,7 @@ final class RequestIssuer {
             // Workers do not hold the posting right: choose the buffer now.
             ring.buffers.select(req, req.bufGroup, req.len);
         }
+        ring.buffers.beforePunt(req);
         req.def.preparePunt(req);
         ring.ioWq().enqueue(req);
     }
@@ -334,6 +339,7 @@ final class RequestIssuer {
         if (ring.isClosing()) {
             r = -Errno.ECANCELED;
         } else {
+            req.selectedEarly = false;   // issued now: the op uses its buffer, as Linux's worker selects one
             int mask = req.def.pollMask(req);
             r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
         }

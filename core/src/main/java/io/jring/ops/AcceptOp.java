@@ -4,13 +4,15 @@ import io.jring.Errno;
 import io.jring.Sqe;
 import io.jring.core.Request;
 import io.jring.sys.SocketCalls;
+import io.jring.sys.SocketKinds;
 import io.jring.sys.SysCallContext;
 
 /**
  * ACCEPT (the kernel's {@code io_accept}): {@code accept4(fd, NULL, NULL, flags)}, the result
  * the new fd. Without a connection waiting it arms poll (POLLIN) on the listening socket.
  * With {@code ACCEPT_MULTISHOT} in ioprio it accepts every waiting connection, one CQE with
- * {@code MORE} each, and stays armed; an error ends it (its CQE has no MORE).
+ * {@code MORE} each, and stays armed; an error ends it (its CQE has no MORE). A CQE of a
+ * TCP listener has {@code SOCK_NONEMPTY} when more connections wait.
  *
  * {@code ACCEPT_DONTWAIT} makes "no connection waiting" the result (-EAGAIN) instead of a
  * wait; {@code ACCEPT_POLL_FIRST} waits for readiness before the first attempt (with
@@ -84,11 +86,12 @@ final class AcceptOp extends OpDef {
             if (r < 0) {
                 return r;   // -EAGAIN: (stay) armed; else the final CQE
             }
-            req.postMore(r, 0);
+            req.postMore(r, req.cflags);
         }
     }
 
     private static int acceptOnce(Request req, boolean nonBlocking, SysCallContext sc) {
+        req.cflags = 0;
         if (req.addr3 == NOT_A_SOCKET) {
             return -Errno.ENOTSOCK;
         }
@@ -99,11 +102,28 @@ final class AcceptOp extends OpDef {
             return -Errno.EAGAIN;
         }
         int r = SocketCalls.accept4(sc, req.fd, req.opFlags);
+        req.cflags = r >= 0 ? moreWaiting(sc, req.fd) : 0;
         return r;
+    }
+
+    /**
+     * SOCK_NONEMPTY when more connections wait: Linux 6.18 sets it from the accept queue of
+     * TCP listeners (inet_accept's is_empty), not of AF_UNIX ones.
+     */
+    private static int moreWaiting(SysCallContext sc, int listenFd) {
+        if (SocketKinds.of(sc, listenFd) != SocketKinds.TCP) {
+            return 0;
+        }
+        return SocketKinds.readyNow(sc, listenFd, NetOps.POLLIN) > 0 ? io.jring.CqeFlags.SOCK_NONEMPTY : 0;
     }
 
     private static boolean multishot(Request req) {
         return (req.ioprio & Sqe.ACCEPT_MULTISHOT) != 0;
+    }
+
+    @Override
+    public boolean nowait(Request req) {
+        return (req.ioprio & DONTWAIT) != 0;
     }
 
     @Override

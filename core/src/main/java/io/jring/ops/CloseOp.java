@@ -6,21 +6,20 @@ import io.jring.SqeFlags;
 import io.jring.core.CallerCompletions;
 import io.jring.core.Request;
 import io.jring.sys.DirectFds;
+import io.jring.sys.DirectFile;
+import io.jring.sys.FileFlush;
 import io.jring.sys.FsCalls;
 import io.jring.sys.SysCallContext;
 
 /**
  * CLOSE of a plain descriptor, or of a fixed-file slot when the SQE has a file index (slot
- * + 1 with fd 0, liburing's io_uring_prep_close_direct). A descriptor is closed in io-wq (a
- * final close may flush and block); a slot is emptied inline under the posting right, which
- * owns the table, as Linux's io_close_fixed runs under the ring lock.
+ * + 1 with fd 0, liburing's io_uring_prep_close_direct). A descriptor is closed inline when
+ * its close cannot block, as Linux's io_close does for files without a ->flush (FileFlush),
+ * else in io-wq, as is one with O_DIRECT I/O in flight (the close waits for it). A slot is
+ * emptied inline under the posting right, which owns the table, as Linux's io_close_fixed
+ * runs under the ring lock.
  */
 final class CloseOp extends OpDef {
-    @Override
-    public boolean forceAsync(Request req) {
-        return req.fileIndex == 0;
-    }
-
     @Override
     public boolean inlineOnly(Request req) {
         return req.fileIndex != 0;
@@ -48,7 +47,13 @@ final class CloseOp extends OpDef {
             return req.ring.resources().closeFixed(req.fileIndex - 1);   // inline: see inlineOnly
         }
         if (nonBlocking) {
-            return -Errno.EAGAIN;
+            SysCallContext sc = req.sys(true);
+            DirectFile direct = DirectFds.file(req.fd);
+            if ((direct != null && direct.inFlight() > 0) || FileFlush.mayFlush(sc, req.fd)) {
+                return -Errno.EAGAIN;   // to io-wq
+            }
+            DirectFds.closed(req.fd);
+            return FsCalls.close(sc, req.fd);
         }
         CallerCompletions.awaitDirectIdle(req.fd);   // a worker holds no caller completions: it only waits
         DirectFds.closed(req.fd);

@@ -67,6 +67,25 @@ public abstract class OpDef {
         return 0;
     }
 
+    /**
+     * Linux's REQ_F_NOWAIT (MSG_DONTWAIT, RWF_NOWAIT, ACCEPT's DONTWAIT): the caller wants
+     * -EAGAIN rather than a wait, so an attempt that would block completes with it at once,
+     * inline, never armed on poll nor handed to io-wq (io_queue_async).
+     */
+    public boolean nowait(Request req) {
+        return false;
+    }
+
+    /**
+     * The inline attempt failed with {@code res}, and Linux completes such a failure through
+     * task work rather than at once (rw.c: a write's error from the file's write_iter goes
+     * through kiocb_done and io_complete_rw), so its CQE follows the CQEs the same submit
+     * posts inline.
+     */
+    public boolean failsThroughTaskWork(Request req, int res) {
+        return false;
+    }
+
     /** The poll wait stays armed after readiness (multishot POLL_ADD and ACCEPT). */
     public boolean pollMultishot(Request req) {
         return false;

@@ -164,6 +164,9 @@ abstract class RwOp extends OpDef {
             // own): keep it, so such a request ends with -EAGAIN here instead of blocking.
             r = transfer(sc, req, iov, n, off, rwf, false);
         }
+        if (r == -Errno.EBADF && req.selectedBid >= 0 && FsCalls.getStatusFlags(sc, req.fd) == -Errno.EBADF) {
+            req.selectedEarly = true;   // no such file: Linux's lookup failed before the buffer was taken
+        }
         int res = finish(req, r);
         if (res >= 0 && res < total) {
             req.markSideState(Request.SIDE_IO);
@@ -196,6 +199,23 @@ abstract class RwOp extends OpDef {
         }
         return write ? FileCalls.pwritev2(sc, fd, iov, n, off, rwf)
                      : FileCalls.preadv2(sc, fd, iov, n, off, rwf);
+    }
+
+    @Override
+    public final boolean nowait(Request req) {
+        return (req.opFlags & FileCalls.RWF_NOWAIT) != 0;
+    }
+
+    /**
+     * A write's failure from the file itself (EAGAIN of RWF_NOWAIT, EPIPE, ENOSPC, EIO...)
+     * completes through task work, as Linux's kiocb_done does for a negative write_iter
+     * result (checked on 6.18: a NOP after it in the same submit completes first); failures
+     * found before the file is asked (EBADF, EINVAL, EOPNOTSUPP) complete at once.
+     */
+    @Override
+    public final boolean failsThroughTaskWork(Request req, int res) {
+        return write && res != -Errno.EBADF && res != -Errno.EINVAL && res != -Errno.EOPNOTSUPP
+                && res != -Errno.ESPIPE && res != -Errno.ENOBUFS;
     }
 
     /**

@@ -6,15 +6,20 @@ import io.jring.SqeFlags;
 import io.jring.core.Request;
 import io.jring.sys.Buffers;
 import io.jring.sys.SocketCalls;
+import io.jring.sys.SocketKinds;
 import io.jring.sys.SysCallContext;
 
 /**
  * SEND and RECV (the kernel's {@code io_send}/{@code io_recv}): the inline attempt uses
  * MSG_DONTWAIT; on EAGAIN the request arms poll (POLLOUT/POLLIN) and is retried on
- * readiness. A short transfer is the result, except with MSG_WAITALL, where the rest is
- * waited for as Linux does on stream sockets. RECV may select a provided buffer
- * ({@code BUFFER_SELECT}): the CQE then carries {@code CqeFlags.BUFFER} and its id. Sends
- * never raise SIGPIPE: a dead peer is -EPIPE.
+ * readiness, unless the SQE asked for MSG_DONTWAIT itself (then -EAGAIN is the result). A
+ * short transfer is the result, except with MSG_WAITALL, where the rest is waited for on
+ * stream and seqpacket sockets as Linux does (a datagram socket gives one datagram); a
+ * WAITALL transfer that ends short fails its link. What moved before a cancel is reported
+ * (CompletionPoster). RECV may select a provided buffer ({@code BUFFER_SELECT}): the CQE
+ * then carries {@code CqeFlags.BUFFER} and its id; and {@code CqeFlags.SOCK_NONEMPTY} when
+ * the socket still holds data ({@link SockNonEmpty}). Sends never raise SIGPIPE: a dead
+ * peer is -EPIPE.
  */
 final class SendRecvOp extends OpDef {
     private final boolean send;
@@ -107,19 +112,32 @@ final class SendRecvOp extends OpDef {
             address = req.addr == null ? 0 : req.addr.address();
             length = req.len;
         }
+        SysCallContext sc = NetOps.sys(req, nonBlocking);
         long done = req.done;
+        long asked = length - done;
         long r = send
-                ? SocketCalls.sendAt(NetOps.sys(req, nonBlocking), req.fd, address + done, length - done, req.opFlags, nonBlocking)
-                : SocketCalls.recvAt(NetOps.sys(req, nonBlocking), req.fd, address + done, length - done, req.opFlags, nonBlocking);
+                ? SocketCalls.sendAt(sc, req.fd, address + done, asked, req.opFlags, nonBlocking)
+                : SocketCalls.recvAt(sc, req.fd, address + done, asked, req.opFlags, nonBlocking);
         if (r == -Errno.EAGAIN) {
-            return done > 0 && (req.opFlags & SocketCalls.MSG_DONTWAIT) != 0 ? (int) done : -Errno.EAGAIN;
+            return -Errno.EAGAIN;   // wait, or (NOWAIT) end: what moved so far is the result then
         }
-        if (r > 0 && (req.opFlags & SocketCalls.MSG_WAITALL) != 0 && done + r < length) {
+        boolean waitAll = (req.opFlags & SocketCalls.MSG_WAITALL) != 0;
+        if (waitAll && r > 0 && r < asked && SocketKinds.retriesWaitall(SocketKinds.of(sc, req.fd))) {
             req.markSideState(Request.SIDE_IO);
             req.done = done + r;
             return -Errno.EAGAIN;   // the rest, on readiness
         }
-        return finish(req, r);
+        int res = finish(req, r);
+        if (waitAll && res < length) {
+            // Short of MSG_WAITALL's length (EOF, an error, one datagram): the request failed,
+            // so its link breaks, as Linux's req_set_fail when ret < min_ret.
+            req.markSideState(Request.SIDE_IO);
+            req.failed = true;
+        }
+        if (!send) {
+            req.cflags |= SockNonEmpty.after(sc, req.fd, r, asked, req.opFlags);
+        }
+        return res;
     }
 
     private static int finish(Request req, long r) {
@@ -127,6 +145,11 @@ final class SendRecvOp extends OpDef {
             return req.done > 0 ? (int) req.done : (int) r;
         }
         return (int) (req.done + r);
+    }
+
+    @Override
+    public boolean nowait(Request req) {
+        return (req.opFlags & SocketCalls.MSG_DONTWAIT) != 0;
     }
 
     @Override

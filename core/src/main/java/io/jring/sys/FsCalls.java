@@ -138,10 +138,12 @@ public final class FsCalls {
         }
     }
 
-    /** Closes {@code fd}, counting the close first in {@link #closeEpoch()}. */
+    /** Closes {@code fd}, counting the close first in {@link #closeEpoch()}; its number's socket kind is forgotten. */
     public static int close(SysCallContext ctx, int fd) {
         CLOSES.getAndAdd(1L);
-        return intCall(CLOSE, ctx, fd);
+        int r = intCall(CLOSE, ctx, fd);
+        SocketKinds.forget(fd);
+        return r;
     }
 
     /**

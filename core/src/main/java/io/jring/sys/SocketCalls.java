@@ -84,10 +84,16 @@ public final class SocketCalls {
     public static final MethodHandle SHUTDOWN = Libc.downcall("shutdown",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
 
+    /** A new socket took number {@code fd}: whatever kind that number had is forgotten. */
+    private static int created(int fd) {
+        SocketKinds.forget(fd);
+        return fd;
+    }
+
     public static int socket(SysCallContext ctx, int domain, int type, int protocol) {
         try {
             int r = (int) SOCKET.invokeExact(ctx.capture(), domain, type, protocol);
-            return r >= 0 ? r : -ctx.lastErrno();
+            return r >= 0 ? created(r) : -ctx.lastErrno();
         } catch (Throwable t) {
             return Libc.errnoOf(t);
         }
@@ -101,7 +107,12 @@ public final class SocketCalls {
         }
         try {
             int r = (int) SOCKETPAIR.invokeExact(ctx.capture(), domain, type, protocol, fds);
-            return r >= 0 ? r : -ctx.lastErrno();
+            if (r < 0) {
+                return -ctx.lastErrno();
+            }
+            created(fds.get(JAVA_INT, 0));
+            created(fds.get(JAVA_INT, 4));
+            return r;
         } catch (Throwable t) {
             return Libc.errnoOf(t);
         }
@@ -140,7 +151,7 @@ public final class SocketCalls {
     public static int accept4(SysCallContext ctx, int fd, int flags) {
         try {
             int r = (int) ACCEPT4.invokeExact(ctx.capture(), fd, MemorySegment.NULL, MemorySegment.NULL, flags);
-            return r >= 0 ? r : -ctx.lastErrno();
+            return r >= 0 ? created(r) : -ctx.lastErrno();
         } catch (Throwable t) {
             return Libc.errnoOf(t);
         }
@@ -154,7 +165,7 @@ public final class SocketCalls {
         try {
             ctx.sockaddrLen().set(JAVA_INT, 0, SockAddrs.STORAGE_SIZE);
             int r = (int) ACCEPT4.invokeExact(ctx.capture(), fd, ctx.sockaddr(), ctx.sockaddrLen(), flags);
-            return r >= 0 ? r : -ctx.lastErrno();
+            return r >= 0 ? created(r) : -ctx.lastErrno();
         } catch (Throwable t) {
             return Libc.errnoOf(t);
         }

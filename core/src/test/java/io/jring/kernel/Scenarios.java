@@ -73,6 +73,7 @@ public final class Scenarios {
         TimeoutCountScenarios.add(all);
         LinkTimeoutCqeScenarios.add(all);
         PrepIssueScenarios.add(all);
+        DataOpScenarios.add(all);
         return all;
     }
 

@@ -23,7 +23,7 @@ public final class SqeSpec {
         NOP, READ, WRITE, READV, WRITEV, READ_SELECT, FSYNC, POLL_ADD, POLL_MULTISHOT, POLL_REMOVE, TIMEOUT,
         TIMEOUT_REMOVE, TIMEOUT_UPDATE, LINK_TIMEOUT, CANCEL, CANCEL_FD, PROVIDE_BUFFERS, REMOVE_BUFFERS, RECV, SEND, RAW_OPCODE,
         CLOSE, CLOSE_FIXED, ON_FD,
-        CUSTOM
+        CUSTOM, RECV_SELECT
     }
 
     /** A descriptor number no process has (above any RLIMIT_NOFILE): -EBADF at issue. */
@@ -178,6 +178,12 @@ public final class SqeSpec {
         return of(Kind.SEND).with(fd, data.length(), data, 0);
     }
 
+    /** RECV with BUFFER_SELECT from {@code group}, {@code len} 0 meaning the buffer's size. */
+    public static SqeSpec recvSelect(String fd, int group, int len) {
+        return of(Kind.RECV_SELECT).with(fd, len, null, 0).withArgs(0, 0, 0, 0, group, 0)
+                .flags(SqeFlags.BUFFER_SELECT);
+    }
+
     public static SqeSpec close(String fd) {
         return of(Kind.CLOSE).with(fd, 0, null, 0);
     }
@@ -195,6 +201,11 @@ public final class SqeSpec {
     /** POLL_ADD with {@code addFlags} (IORING_POLL_ADD_*) in len. */
     public static SqeSpec pollAddFlags(String fd, int mask, int addFlags) {
         return of(Kind.POLL_ADD).with(fd, addFlags, null, 0).withArgs(0, 0, mask, 0, 0, 0);
+    }
+
+    /** The op's flags word: msg flags of RECV/SEND, rw flags (RWF_*) of READ/WRITE. */
+    public SqeSpec opFlags(int flags) {
+        return withArgs(nanos, count, flags, target, group, bid);
     }
 
     /** An SQE with only its opcode set (for invalid opcodes). */
@@ -277,13 +288,20 @@ public final class SqeSpec {
             case CANCEL_FD -> sqe.prepCancelFd(env.fd(fd), opFlags);
             case PROVIDE_BUFFERS -> sqe.prepProvideBuffers(env.region((long) len * count), len, count, group, bid);
             case REMOVE_BUFFERS -> sqe.prepRemoveBuffers(count, group);
-            case RECV -> sqe.prepRecv(env.fd(fd), env.buffer(len), 0);
-            case SEND -> sqe.prepSend(env.fd(fd), env.bytes(data), 0);
+            case RECV -> sqe.prepRecv(env.fd(fd), env.buffer(len), opFlags);
+            case SEND -> sqe.prepSend(env.fd(fd), env.bytes(data), opFlags);
+            case RECV_SELECT -> {
+                sqe.prepRecv(env.fd(fd), null, opFlags).bufferGroup(group);
+                sqe.len(len);
+            }
             case RAW_OPCODE -> sqe.prepNop().opcode(opFlags);
             case CLOSE -> sqe.prepClose(env.fd(fd));
             case CLOSE_FIXED -> sqe.prepClose(0).fileIndex(count);
             case ON_FD -> sqe.prepRead(env.fd(fd), null, 0).opcode(opFlags);
             case CUSTOM -> custom.accept(sqe, env);
+        }
+        if (opFlags != 0 && (kind == Kind.READ || kind == Kind.WRITE || kind == Kind.READ_SELECT)) {
+            sqe.opFlags(opFlags);
         }
         sqe.userData(userData).flags(sqeFlags);
     }
@@ -307,8 +325,10 @@ public final class SqeSpec {
         StringBuilder s = new StringBuilder(kind == Kind.RAW_OPCODE ? "OPCODE(" + opFlags : kind + "(");
         switch (kind) {
             case READ, RECV -> s.append(fd).append(", ").append(len).append(kind == Kind.READ ? ", " + offset : "");
-            case WRITE, SEND -> s.append(fd).append(", \"").append(data).append('"')
-                    .append(kind == Kind.WRITE ? ", " + offset : "");
+            case WRITE, SEND -> s.append(fd).append(", \"")
+                    .append(data.length() > 32 ? data.substring(0, 8) + "...(" + data.length() + " bytes)" : data)
+                    .append('"').append(kind == Kind.WRITE ? ", " + offset : "");
+            case RECV_SELECT -> s.append(fd).append(", group ").append(group).append(", ").append(len);
             case READV, WRITEV -> s.append(fd).append(", ").append(offset).append(", ")
                     .append(java.util.Arrays.toString(lens));
             case READ_SELECT -> s.append(fd).append(", group ").append(group).append(", ").append(len);
@@ -328,7 +348,8 @@ public final class SqeSpec {
             default -> { }
         }
         if ((kind == Kind.TIMEOUT || kind == Kind.LINK_TIMEOUT || kind == Kind.TIMEOUT_UPDATE || kind == Kind.CANCEL
-                || kind == Kind.CANCEL_FD)
+                || kind == Kind.CANCEL_FD || kind == Kind.READ || kind == Kind.WRITE || kind == Kind.RECV
+                || kind == Kind.SEND || kind == Kind.RECV_SELECT || kind == Kind.READ_SELECT)
                 && opFlags != 0) {
             s.append(", flags 0x").append(Integer.toHexString(opFlags));
         }
