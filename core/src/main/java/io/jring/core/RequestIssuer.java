@@ -32,6 +32,14 @@ final class RequestIssuer {
     /** How long a legacy-async worker blocks in poll(2) before it looks for cancellation. */
     private static final int LEGACY_POLL_MS = 100;
 
+    /**
+     * Linux's APOLL_MAX_RETRY (io_uring/poll.c): the 128th arm of one request's async poll is
+     * refused and the request goes to io-wq, which makes the blocking call. A file that
+     * keeps reporting readiness while its attempts keep failing with EAGAIN costs a bounded
+     * number of retries, never a spin or a stall.
+     */
+    static final int APOLL_MAX_RETRY = 128;
+
     private final RingContext ring;
     // The ring's parts every submission touches, held here to save a hop per SQE.
     private final RequestPool pool;
@@ -191,10 +199,24 @@ final class RequestIssuer {
             punt(req);
             return;
         }
-        int r = arm(req, mask);
+        int r = armAsync(req, mask, false);
         if (r != 0) {
             poster.postAndFree(req, r, req.cflags);
         }
+    }
+
+    /**
+     * Arms a request's async poll after a non-blocking attempt said EAGAIN, counting the arm
+     * against {@link #APOLL_MAX_RETRY}: 0, -errno, or (budget spent) the request is punted
+     * to io-wq and 0 is returned.
+     */
+    private int armAsync(Request req, int mask, boolean checkNow) {
+        if (++req.pollRetries >= APOLL_MAX_RETRY) {
+            ring.armed.remove(req);
+            punt(req);
+            return 0;
+        }
+        return arm(req, mask, checkNow);
     }
 
     /**
@@ -256,7 +278,9 @@ final class RequestIssuer {
             if (req.poll.isArmed()) {
                 return;   // multishot: still armed
             }
-            r = arm(req, req.def.pollMask(req));
+            // Ready, yet EAGAIN: re-arm asking epoll to look now, as Linux's arm polls the
+            // file, so a file that is still ready fires again instead of waiting for an edge.
+            r = armAsync(req, req.def.pollMask(req), true);
             if (r == 0) {
                 return;
             }
@@ -299,7 +323,7 @@ final class RequestIssuer {
             poster.postAndFree(req, -Errno.ECANCELED, 0);
             return;
         }
-        int r = arm(req, req.def.pollMask(req), true);   // the attempt was made by a worker
+        int r = armAsync(req, req.def.pollMask(req), true);   // the attempt was made by a worker
         if (r != 0) {
             poster.postAndFree(req, r, req.cflags);
         }
@@ -321,7 +345,9 @@ final class RequestIssuer {
         if (ring.isClosing()) {
             r = -Errno.ECANCELED;
         } else {
-            int mask = req.def.pollMask(req);
+            // Once its poll retries are spent, a pollable request blocks here, as Linux's
+            // io-wq retries it blocking when its arm was aborted.
+            int mask = req.pollRetries >= APOLL_MAX_RETRY ? 0 : req.def.pollMask(req);
             r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
         }
         if (r == OpDef.ISSUE_QUEUED) {
