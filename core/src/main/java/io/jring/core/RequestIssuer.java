@@ -339,7 +339,12 @@ final class RequestIssuer {
         ring.ioWq().enqueue(req);
     }
 
-    /** io-wq worker: runs the op blocking and hands the result back as completion work. */
+    /**
+     * io-wq worker: runs the op blocking and hands the result back as completion work. If
+     * the op throws (an Error that kills the worker, a bug) the request still completes,
+     * once: with the bytes it moved, else -EINTR, as Linux ends a running io-wq item whose
+     * worker is signalled to stop; then the throwable goes on to the worker.
+     */
     void runInWorker(Request req) {
         int r;
         if (ring.isClosing()) {
@@ -348,7 +353,12 @@ final class RequestIssuer {
             // Once its poll retries are spent, a pollable request blocks here, as Linux's
             // io-wq retries it blocking when its arm was aborted.
             int mask = req.pollRetries >= APOLL_MAX_RETRY ? 0 : req.def.pollMask(req);
-            r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
+            try {
+                r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
+            } catch (Throwable t) {
+                completeFromElsewhere(req, req.done > 0 ? (int) req.done : -Errno.EINTR, req.cflags);
+                throw t;
+            }
         }
         if (r == OpDef.ISSUE_QUEUED) {
             return;

@@ -88,6 +88,14 @@ class FaultTestSupport extends RingTestSupport {
         return Faults.install(FaultPlan.seeded(16).rate(kind, 1.0).onlyFds(fds).build());
     }
 
+    /**
+     * Runs a whole test body (ring included) on a thread of its own, failing after 20 s: a
+     * lost completion makes close() wait for it, and the failure must still be bounded.
+     */
+    static void bounded(org.junit.jupiter.api.function.Executable body) {
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20), body);
+    }
+
     static Completion one(Cqe c) {
         return new Completion(c.userData(), c.res(), c.flags());
     }
