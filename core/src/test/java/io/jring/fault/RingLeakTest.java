@@ -174,9 +174,10 @@ class RingLeakTest extends FaultTestSupport {
 
     /**
      * The figures once the process is quiet: threads have ended (idle io-wq workers retire,
-     * closers return) and the GC has freed unreachable automatic arenas. With {@code target}
-     * null, until three rounds in a row agree; else until they match {@code target}.
-     * Bounded (10 s): a leak shows as a mismatch, never as a hang.
+     * the away watcher's linger of 1 s runs out) and the GC has freed unreachable automatic
+     * arenas. With {@code target} null, until no jring thread is left and three rounds in a
+     * row agree; else until they match {@code target}. Bounded (10 s): a leak shows as a
+     * mismatch, never as a hang.
      */
     private static Figures settle(Figures target) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -186,7 +187,7 @@ class RingLeakTest extends FaultTestSupport {
             System.gc();
             Thread.sleep(20);   // asynchronous exits take their time; bounded by the deadline
             Figures next = Figures.now();
-            if (target != null ? next.sameAs(target) : next.sameAs(now) && ++agreeing == 3) {
+            if (target != null ? next.sameAs(target) : next.jringThreads == 0 && next.sameAs(now) && ++agreeing == 3) {
                 return next;
             }
             if (target == null && !next.sameAs(now)) {
