@@ -37,19 +37,12 @@ public enum FaultSite {
         this.kinds = m;
     }
 
-    /** The site of a read-like or write-like call. */
-    public static FaultSite read(boolean nowait) {
-        return nowait ? READ_NOWAIT : READ;
-    }
-
-    public static FaultSite write(boolean nowait) {
-        return nowait ? WRITE_NOWAIT : WRITE;
-    }
-
+    /** The site of a recv, non-blocking or not. */
     public static FaultSite recv(boolean nowait) {
         return nowait ? RECV_NOWAIT : RECV;
     }
 
+    /** The site of a send, non-blocking or not. */
     public static FaultSite send(boolean nowait) {
         return nowait ? SEND_NOWAIT : SEND;
     }
