@@ -8,6 +8,7 @@ import io.jring.sys.DirectFds;
 import io.jring.sys.DirectFile;
 import io.jring.sys.FileCalls;
 import io.jring.sys.FsCalls;
+import io.jring.sys.NativeMemory;
 import io.jring.sys.PollCalls;
 import io.jring.sys.Structs;
 import io.jring.sys.SysCallContext;
@@ -75,7 +76,7 @@ final class DirectIo implements Poller.PersistentSource {
     static final byte FULL_FLUSH = 2;
 
     private final RingContext ring;
-    private final Arena arena = Arena.ofShared();
+    private final Arena arena = NativeMemory.shared();
     private final MemorySegment iocbs;
     /** iocb pointers queued by {@link #submit} for the next {@link #flush} (one io_submit per batch). */
     private final MemorySegment iocbPointers;
@@ -162,7 +163,7 @@ final class DirectIo implements Poller.PersistentSource {
         if (efd < 0) {
             return null;
         }
-        Arena tmp = Arena.ofShared();
+        Arena tmp = NativeMemory.shared();
         MemorySegment id = tmp.allocate(8, 8);
         int r = AioCalls.ioSetup(sc, capacity, id);
         long aio = id.get(JAVA_LONG, 0);
@@ -451,7 +452,7 @@ final class DirectIo implements Poller.PersistentSource {
      * the next completion.
      */
     private void reap() {
-        try (SysCallContext sc = SysCallContext.confined(); Arena a = Arena.ofConfined()) {
+        try (SysCallContext sc = SysCallContext.confined(); Arena a = NativeMemory.confined()) {
             MemorySegment events = a.allocate(EVENTS * Structs.IoEvent.SIZE, 8);
             MemorySegment timeout = a.allocate(16, 8);
             timeout.set(JAVA_LONG, 0, 0L);

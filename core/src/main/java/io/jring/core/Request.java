@@ -144,6 +144,8 @@ public final class Request extends TaskWork implements IoWork {
      */
     boolean pollQueued;
     int pollEvents;
+    /** Times this request armed its async poll; at APOLL_MAX_RETRY it goes to io-wq instead (RequestIssuer). Task only. */
+    int pollRetries;
     /** Cancel asked while armed: its poll task work completes it with -ECANCELED. Posting right. */
     boolean pollCancelled;
     /** Links of the ring's armed list (POLL_REMOVE, cancel, close find armed requests there); posting right. */
@@ -221,6 +223,7 @@ public final class Request extends TaskWork implements IoWork {
         }
         this.pollQueued = false;
         this.pollEvents = 0;
+        this.pollRetries = 0;
         this.pollCancelled = false;
         this.selectedBid = -1;
         this.selectedEarly = false;

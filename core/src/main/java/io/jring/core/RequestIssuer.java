@@ -32,6 +32,14 @@ final class RequestIssuer {
     /** How long a legacy-async worker blocks in poll(2) before it looks for cancellation. */
     private static final int LEGACY_POLL_MS = 100;
 
+    /**
+     * Linux's APOLL_MAX_RETRY (io_uring/poll.c): the 128th arm of one request's async poll is
+     * refused and the request goes to io-wq, which makes the blocking call. A file that
+     * keeps reporting readiness while its attempts keep failing with EAGAIN costs a bounded
+     * number of retries, never a spin or a stall.
+     */
+    static final int APOLL_MAX_RETRY = 128;
+
     private final RingContext ring;
     // The ring's parts every submission touches, held here to save a hop per SQE.
     private final RequestPool pool;
@@ -208,10 +216,24 @@ final class RequestIssuer {
             punt(req);
             return;
         }
-        int r = arm(req, mask);
+        int r = armAsync(req, mask, Poller.UNCHECKED);
         if (r != 0) {
             poster.postAndFree(req, r, req.cflags);
         }
+    }
+
+    /**
+     * Arms a request's async poll after a non-blocking attempt said EAGAIN, counting the arm
+     * against {@link #APOLL_MAX_RETRY}: 0, -errno, or (budget spent) the request is punted
+     * to io-wq and 0 is returned.
+     */
+    private int armAsync(Request req, int mask, int known) {
+        if (++req.pollRetries >= APOLL_MAX_RETRY) {
+            ring.armed.remove(req);
+            punt(req);
+            return 0;
+        }
+        return arm(req, mask, known);
     }
 
     /**
@@ -273,7 +295,9 @@ final class RequestIssuer {
             if (req.poll.isArmed()) {
                 return;   // multishot: still armed
             }
-            r = arm(req, req.def.pollMask(req));
+            // Ready, yet EAGAIN: re-arm asking epoll to look now, as Linux's arm polls the
+            // file, so a file that is still ready fires again instead of waiting for an edge.
+            r = armAsync(req, req.def.pollMask(req), Poller.CHECK_NOW);
             if (r == 0) {
                 return;
             }
@@ -316,7 +340,7 @@ final class RequestIssuer {
             poster.postAndFree(req, -Errno.ECANCELED, 0);
             return;
         }
-        int r = arm(req, req.def.pollMask(req), Poller.CHECK_NOW);   // the attempt was made by a worker
+        int r = armAsync(req, req.def.pollMask(req), Poller.CHECK_NOW);   // the attempt was made by a worker
         if (r != 0) {
             poster.postAndFree(req, r, req.cflags);
         }
@@ -333,15 +357,27 @@ final class RequestIssuer {
         ring.ioWq().enqueue(req);
     }
 
-    /** io-wq worker: runs the op blocking and hands the result back as completion work. */
+    /**
+     * io-wq worker: runs the op blocking and hands the result back as completion work. If
+     * the op throws (an Error that kills the worker, a bug) the request still completes,
+     * once: with the bytes it moved, else -EINTR, as Linux ends a running io-wq item whose
+     * worker is signalled to stop; then the throwable goes on to the worker.
+     */
     void runInWorker(Request req) {
         int r;
         if (ring.isClosing()) {
             r = -Errno.ECANCELED;
         } else {
             req.selectedEarly = false;   // issued now: the op uses its buffer, as Linux's worker selects one
-            int mask = req.def.pollMask(req);
-            r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
+            // Once its poll retries are spent, a pollable request blocks here, as Linux's
+            // io-wq retries it blocking when its arm was aborted.
+            int mask = req.pollRetries >= APOLL_MAX_RETRY ? 0 : req.def.pollMask(req);
+            try {
+                r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
+            } catch (Throwable t) {
+                completeFromElsewhere(req, req.done > 0 ? (int) req.done : -Errno.EINTR, req.cflags);
+                throw t;
+            }
         }
         if (r == OpDef.ISSUE_QUEUED) {
             return;

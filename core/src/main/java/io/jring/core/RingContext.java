@@ -327,6 +327,34 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     void unlockRing() {
         if (lock != null) {
             lock.unlock();
+            if (!inbox.isEmpty() && !lock.isHeldByCurrentThread()) {
+                deliverInbox();
+            }
+        }
+    }
+
+    /**
+     * A shared ring: delivers the MSG_RINGs whose senders found its lock taken, unless
+     * another thread holds it now, which delivers them when it lets go. A sender adds to the
+     * inbox, then tries the lock; a holder lets go, then looks at the inbox: both volatile,
+     * so one of the two sees the other and no message is left behind.
+     */
+    private void deliverInbox() {
+        while (!inbox.isEmpty() && lock.tryLock()) {
+            try {
+                runInbox();
+                poster.flush();
+            } finally {
+                lock.unlock();
+            }
+            wakeWaiterIfOther();
+        }
+    }
+
+    /** Posting right of a shared ring: delivers its queued messages, oldest first. */
+    private void runInbox() {
+        for (MsgCarrier m; (m = inbox.poll()) != null; ) {
+            m.runTaskWork(false);
         }
     }
 
@@ -639,6 +667,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /**
      * MSG_RING messages sent before this SINGLE_ISSUER ring had an owner; the owner takes
      * them when it appears (and a sender that sees the owner appear hands them over itself).
+     * For a shared ring: messages whose sender found its lock taken; the holder delivers
+     * them when it lets go ({@link #unlockRing}).
      */
     private final java.util.concurrent.ConcurrentLinkedQueue<MsgCarrier> inbox =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -663,8 +693,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
      * duplicate, into slot {@code dstIndex}, then the CQE unless skipped). Same owner (or
      * this ring): posted at once. Another thread's SINGLE_ISSUER ring: remote task work on
      * its owner's task (its local list with DEFER_TASKRUN, lazily woken). A shared ring:
-     * posted under its lock. Returns the sender's result: 0, the install's -errno, -EBADFD
-     * if the target is closed, or, for a SEND_FD by remote task work,
+     * posted under its lock if that is free, else left in its inbox for the lock's holder.
+     * Returns the sender's result: 0, the install's -errno, -EBADFD if the target is
+     * closed, or, for a SEND_FD by remote task work or through the inbox,
      * {@link OpDef#ISSUE_QUEUED}: {@code sender} completes with the install's result once
      * the target's task has run it, as Linux's io_msg_fd_remote.
      */
@@ -690,20 +721,24 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             target.wakeWaiterIfOther();
             return 0;
         }
-        if (!target.singleIssuer) {
-            int r;
-            target.lockRing();
-            try {
-                r = target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
-                target.poster.flush();
-            } finally {
-                target.unlockRing();
-            }
-            target.wakeWaiterIfOther();
-            return r;
-        }
         TaskContext oc = target.ownerCtx;
-        if (oc != null && oc == TaskContext.current()) {
+        if (!target.singleIssuer) {
+            // Only try the lock: this thread may hold its own ring's lock, and two rings
+            // sending to each other would deadlock (Linux's io_lock_external_ctx only tries
+            // it too). Taken: the message waits in the inbox for the holder.
+            if (target.lock.tryLock()) {
+                int r;
+                try {
+                    target.runInbox();
+                    r = target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
+                    target.poster.flush();
+                } finally {
+                    target.unlockRing();
+                }
+                target.wakeWaiterIfOther();
+                return r;
+            }
+        } else if (oc != null && oc == TaskContext.current()) {
             // This thread owns both rings and holds its token: it has the target's posting right.
             int r = target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
             target.poster.flush();
@@ -719,7 +754,10 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         MsgCarrier m = carriers.take().set(target, userData, res, cflags, fd, dstIndex, skipCqe,
                 fd >= 0 ? sender : null);
-        if (oc != null) {
+        if (!target.singleIssuer) {
+            target.inbox.add(m);
+            target.deliverInbox();
+        } else if (oc != null) {
             target.queueRemote(m, oc);
         } else {
             target.inbox.add(m);

@@ -1,5 +1,6 @@
 package io.jring.core;
 
+import io.jring.sys.NativeMemory;
 import io.jring.sys.Structs;
 import io.jring.sys.SysCallContext;
 
@@ -88,13 +89,13 @@ public final class RingResources {
     public MemorySegment largeIovecs(int count, boolean inline) {
         long bytes = (long) count * Structs.Iovec.SIZE;
         if (!inline) {
-            return Arena.ofAuto().allocate(bytes, 8);
+            return NativeMemory.allocateAuto(bytes, 8);
         }
         if (largeIov == null || largeIov.byteSize() < bytes) {
             if (largeIovArena != null) {
                 largeIovArena.close();
             }
-            largeIovArena = Arena.ofShared();
+            largeIovArena = NativeMemory.shared();
             largeIov = largeIovArena.allocate(bytes, 8);
         }
         return largeIov;

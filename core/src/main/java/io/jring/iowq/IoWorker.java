@@ -7,6 +7,7 @@ import java.util.concurrent.locks.LockSupport;
  * the next runnable item, runs it blocking, and parks on the free list when the queue is
  * empty. It retires after the idle timeout without work, when its account's limit was
  * lowered below the number of workers (after its current item), or when the io-wq shuts down.
+ * It dies when an Error escapes an item; its account replaces it.
  *
  * <p>Every mutable field is guarded by the account's monitor. Idle workers park with
  * {@link LockSupport} rather than a {@code Condition}, so going idle and being woken
@@ -88,7 +89,17 @@ final class IoWorker implements Runnable {
                 }
             }
             if (work != null) {
-                runOne(work);
+                if (!runOne(work)) {
+                    IoWorker replacement;
+                    synchronized (a) {
+                        current = null;
+                        replacement = a.workerDied(this);
+                    }
+                    if (replacement != null) {
+                        a.start(replacement);
+                    }
+                    return;
+                }
             } else {
                 Thread.interrupted(); // a stray interrupt must not turn parking into spinning
                 LockSupport.parkNanos(this, idleDeadline - System.nanoTime());
@@ -97,16 +108,22 @@ final class IoWorker implements Runnable {
     }
 
     /**
-     * Runs one item outside the monitor. The item owns its completion (it hands its result
-     * back through task work), so a Throwable escaping it is swallowed: the worker never
-     * dies of it and never strands the items queued behind it.
+     * Runs one item outside the monitor; false if an Error escaped it. The item owns its
+     * completion (it hands its result back through task work, even when it throws), so an
+     * exception is swallowed and the worker goes on. An Error (OutOfMemoryError,
+     * StackOverflowError...) leaves the thread in doubt: the worker dies, as a thread-pool
+     * thread does, and its account starts another for the work queued behind it.
      */
-    private static void runOne(IoWork work) {
+    private static boolean runOne(IoWork work) {
+        boolean survived = true;
         try {
             work.runInWorker();
+        } catch (Error e) {
+            survived = false;
         } catch (Throwable ignored) {
             // The work's own completion path reports failures; nothing to add here.
         }
         Thread.interrupted(); // an interrupt aimed at this item must not hit the next one
+        return survived;
     }
 }

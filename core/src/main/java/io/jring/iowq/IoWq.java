@@ -135,6 +135,11 @@ public final class IoWq implements AutoCloseable {
         }
     }
 
+    /** This thread is an io-wq worker (one ThreadLocal read; for the fault seam, off the hot path). */
+    public static boolean isWorkerThread() {
+        return IoWorker.CURRENT.get() != null;
+    }
+
     /**
      * Queues {@code w} on its account and wakes or creates a worker for it. Never blocks.
      * After this handle is released, or once the pool is shutting down, calls

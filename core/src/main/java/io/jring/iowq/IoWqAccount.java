@@ -135,7 +135,7 @@ final class IoWqAccount {
     }
 
     /** Starts a reserved worker, outside the monitor (thread creation is slow). */
-    private void start(IoWorker wk) {
+    void start(IoWorker wk) {
         try {
             wk.thread.start();
         } catch (Throwable t) { // no thread to be had: give the reservation back
@@ -222,6 +222,20 @@ final class IoWqAccount {
             wake(free.first());
         }
         notifyAll(); // shutdown waits on the monitor for workers to leave
+    }
+
+    /**
+     * Worker side: {@code w} dies (an Error escaped its item). It leaves as
+     * {@link #workerExit} does; if work is waiting and no free worker can take it, a
+     * replacement is reserved and returned, for the dying thread to {@link #start} outside
+     * the monitor, so the queue behind a dead worker does not stall. Null if none is needed.
+     */
+    IoWorker workerDied(IoWorker w) {
+        workerExit(w);
+        if (!exiting && work.runnableCount() > waking && free.isEmpty() && nrWorkers < maxWorkers) {
+            return reserve();
+        }
+        return null;
     }
 
     // ---- limits, cancellation, counters ------------------------------------------------

@@ -2,6 +2,7 @@ package io.jring.poll;
 
 import io.jring.Errno;
 import io.jring.sys.FsCalls;
+import io.jring.sys.NativeMemory;
 import io.jring.sys.PollCalls;
 import io.jring.sys.Structs;
 import io.jring.sys.SysCallContext;
@@ -37,7 +38,7 @@ public final class Poller {
     private static final int MAX_EVENTS = 128;
     private static final int WAKE_SLOT = 0;
 
-    private final Arena arena = Arena.ofShared();
+    private final Arena arena = NativeMemory.shared();
     private final SysCallContext sc = SysCallContext.shared();
     private final MemorySegment events;
     private final int epfd;

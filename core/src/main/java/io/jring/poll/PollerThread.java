@@ -1,6 +1,7 @@
 package io.jring.poll;
 
 import io.jring.TaskWorkKind;
+import io.jring.sys.NativeMemory;
 import io.jring.sys.PollCalls;
 import io.jring.sys.Structs;
 import io.jring.sys.SysCallContext;
@@ -32,7 +33,7 @@ final class PollerThread extends TaskWork implements TaskWorkTarget {
     private final Poller poller;
     private final TaskContext owner;
     private final int epfd;
-    private final Arena arena = Arena.ofShared();
+    private final Arena arena = NativeMemory.shared();
     private final MemorySegment events;
     private final Thread thread;
     private volatile int batch;

@@ -1,6 +1,8 @@
 package io.jring.sys;
 
 import io.jring.Errno;
+import io.jring.fault.FaultSite;
+import io.jring.fault.Faults;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -19,6 +21,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@link #RWF_NOWAIT} and go through a critical handle, since with NOWAIT the kernel returns
  * {@code -EAGAIN} instead of blocking. A file that does not support NOWAIT returns
  * {@code -EOPNOTSUPP}; treat both as "punt to io-wq". Offsets of -1 mean the file position.
+ *
+ * <p>The vectored wrappers the engine's requests use (preadv2, pwritev2 and their NOWAIT
+ * forms) retry EINTR, which a signal may cause before anything moved: io_uring never shows
+ * it in a CQE. They carry the fault seam ({@code io.jring.fault.Faults}).
  */
 public final class FileCalls {
     private FileCalls() {}
@@ -140,11 +146,31 @@ public final class FileCalls {
         if (bad != 0) {
             return bad;
         }
-        try {
-            long r = (long) PREADV2.invokeExact(ctx.capture(), fd, iov, iovcnt, offset, flags);
-            return r >= 0 ? r : -ctx.lastErrno();
-        } catch (Throwable t) {
-            return Libc.errnoOf(t);
+        for (;;) {
+            int n = iovcnt;
+            if (Faults.ENABLED) {
+                long f = SyscallFaults.vectored(FaultSite.READ, fd, iov, iovcnt);
+                if (f == -Errno.EINTR) {
+                    continue;
+                }
+                if (f < 0) {
+                    return f;
+                }
+                n = (int) f;
+            }
+            long r;
+            try {
+                r = (long) PREADV2.invokeExact(ctx.capture(), fd, iov, n, offset, flags);
+            } catch (Throwable t) {
+                return Libc.errnoOf(t);
+            }
+            if (r >= 0) {
+                return r;
+            }
+            int e = ctx.lastErrno();
+            if (e != Errno.EINTR) {
+                return -e;
+            }
         }
     }
 
@@ -153,11 +179,31 @@ public final class FileCalls {
         if (bad != 0) {
             return bad;
         }
-        try {
-            long r = (long) PWRITEV2.invokeExact(ctx.capture(), fd, iov, iovcnt, offset, flags);
-            return r >= 0 ? r : -ctx.lastErrno();
-        } catch (Throwable t) {
-            return Libc.errnoOf(t);
+        for (;;) {
+            int n = iovcnt;
+            if (Faults.ENABLED) {
+                long f = SyscallFaults.vectored(FaultSite.WRITE, fd, iov, iovcnt);
+                if (f == -Errno.EINTR) {
+                    continue;
+                }
+                if (f < 0) {
+                    return f;
+                }
+                n = (int) f;
+            }
+            long r;
+            try {
+                r = (long) PWRITEV2.invokeExact(ctx.capture(), fd, iov, n, offset, flags);
+            } catch (Throwable t) {
+                return Libc.errnoOf(t);
+            }
+            if (r >= 0) {
+                return r;
+            }
+            int e = ctx.lastErrno();
+            if (e != Errno.EINTR) {
+                return -e;
+            }
         }
     }
 
@@ -167,11 +213,31 @@ public final class FileCalls {
         if (bad != 0) {
             return bad;
         }
-        try {
-            long r = (long) PREADV2_CRITICAL.invokeExact(ctx.capture(), fd, iov, iovcnt, offset, flags | RWF_NOWAIT);
-            return r >= 0 ? r : -ctx.lastErrno();
-        } catch (Throwable t) {
-            return Libc.errnoOf(t);
+        for (;;) {
+            int n = iovcnt;
+            if (Faults.ENABLED) {
+                long f = SyscallFaults.vectored(FaultSite.READ_NOWAIT, fd, iov, iovcnt);
+                if (f == -Errno.EINTR) {
+                    continue;
+                }
+                if (f < 0) {
+                    return f;
+                }
+                n = (int) f;
+            }
+            long r;
+            try {
+                r = (long) PREADV2_CRITICAL.invokeExact(ctx.capture(), fd, iov, n, offset, flags | RWF_NOWAIT);
+            } catch (Throwable t) {
+                return Libc.errnoOf(t);
+            }
+            if (r >= 0) {
+                return r;
+            }
+            int e = ctx.lastErrno();
+            if (e != Errno.EINTR) {
+                return -e;
+            }
         }
     }
 
@@ -180,11 +246,31 @@ public final class FileCalls {
         if (bad != 0) {
             return bad;
         }
-        try {
-            long r = (long) PWRITEV2_CRITICAL.invokeExact(ctx.capture(), fd, iov, iovcnt, offset, flags | RWF_NOWAIT);
-            return r >= 0 ? r : -ctx.lastErrno();
-        } catch (Throwable t) {
-            return Libc.errnoOf(t);
+        for (;;) {
+            int n = iovcnt;
+            if (Faults.ENABLED) {
+                long f = SyscallFaults.vectored(FaultSite.WRITE_NOWAIT, fd, iov, iovcnt);
+                if (f == -Errno.EINTR) {
+                    continue;
+                }
+                if (f < 0) {
+                    return f;
+                }
+                n = (int) f;
+            }
+            long r;
+            try {
+                r = (long) PWRITEV2_CRITICAL.invokeExact(ctx.capture(), fd, iov, n, offset, flags | RWF_NOWAIT);
+            } catch (Throwable t) {
+                return Libc.errnoOf(t);
+            }
+            if (r >= 0) {
+                return r;
+            }
+            int e = ctx.lastErrno();
+            if (e != Errno.EINTR) {
+                return -e;
+            }
         }
     }
 

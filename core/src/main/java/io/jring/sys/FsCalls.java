@@ -1,6 +1,8 @@
 package io.jring.sys;
 
 import io.jring.Errno;
+import io.jring.fault.FaultSite;
+import io.jring.fault.Faults;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -158,13 +160,68 @@ public final class FsCalls {
 
     private static final java.util.concurrent.atomic.AtomicLong CLOSES = new java.util.concurrent.atomic.AtomicLong();
 
+    /** fsync; EINTR (a signal) is retried, as the kernel's own fsync of a ring would never report it. */
     public static int fsync(SysCallContext ctx, int fd) {
-        return intCall(FSYNC, ctx, fd);
+        for (;;) {
+            int r = 0;
+            if (Faults.ENABLED) {
+                r = SyscallFaults.plain(FaultSite.SYNC, fd);
+            }
+            if (r == 0) {
+                r = intCall(FSYNC, ctx, fd);
+            }
+            if (r != -Errno.EINTR) {
+                return r;
+            }
+        }
     }
 
+    /** fdatasync; EINTR is retried as for {@link #fsync}. */
     public static int fdatasync(SysCallContext ctx, int fd) {
-        return intCall(FDATASYNC, ctx, fd);
+        for (;;) {
+            int r = 0;
+            if (Faults.ENABLED) {
+                r = SyscallFaults.plain(FaultSite.SYNC, fd);
+            }
+            if (r == 0) {
+                r = intCall(FDATASYNC, ctx, fd);
+            }
+            if (r != -Errno.EINTR) {
+                return r;
+            }
+        }
     }
+
+    /**
+     * The fault seam's CLOSE: closes {@code fd} as an application would while requests use
+     * it, but puts an O_PATH descriptor in its place (dup3), on which every I/O call fails
+     * with EBADF, so the number cannot be given to another file while those requests still
+     * use it. Counted as a close ({@link #closeEpoch}), as it is one for epoll.
+     */
+    static void closeMidFlight(int fd) {
+        CLOSES.getAndAdd(1L);
+        try {
+            int r = (int) DUP3.invokeExact(SysCallContext.current().capture(), Tombstone.FD, fd, O_CLOEXEC);
+            if (r < 0) {
+                throw new IllegalStateException("fault seam: dup3 over fd " + fd + " failed, errno "
+                        + SysCallContext.current().lastErrno());
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    private static final MethodHandle DUP3 = Libc.downcall("dup3",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+
+    /** The O_PATH descriptor (of "/") whose copies stand in for closed ones; opened once, never closed. */
+    private static final class Tombstone {
+        static final int FD = openat(SysCallContext.current(), AT_FDCWD, "/", O_PATH | O_CLOEXEC, 0);
+    }
+
+    private static final int O_PATH = 010000000;
 
     /** Fills {@link SysCallContext#stat()}; read it with {@link Structs.Stat}. */
     public static int fstat(SysCallContext ctx, int fd) {

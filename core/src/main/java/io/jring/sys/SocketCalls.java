@@ -1,5 +1,9 @@
 package io.jring.sys;
 
+import io.jring.Errno;
+import io.jring.fault.FaultSite;
+import io.jring.fault.Faults;
+
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -240,27 +244,66 @@ public final class SocketCalls {
     /**
      * recv into {@code len} bytes at {@code address}, which the caller keeps alive. With
      * {@code nowait}: {@code flags | MSG_DONTWAIT} on a critical handle (-EAGAIN: arm poll).
+     * EINTR is retried (io_uring never shows it in a CQE); carries the fault seam.
      */
     public static long recvAt(SysCallContext ctx, int fd, long address, long len, int flags, boolean nowait) {
-        try {
-            long r = nowait
-                    ? (long) RECV_AT_CRITICAL.invokeExact(ctx.capture(), fd, address, len, flags | MSG_DONTWAIT)
-                    : (long) RECV_AT.invokeExact(ctx.capture(), fd, address, len, flags);
-            return r >= 0 ? r : -ctx.lastErrno();
-        } catch (Throwable t) {
-            return Libc.errnoOf(t);
+        for (;;) {
+            long n = len;
+            if (Faults.ENABLED) {
+                n = SyscallFaults.length(FaultSite.recv(nowait), fd, len);
+                if (n == -Errno.EINTR) {
+                    continue;
+                }
+                if (n < 0) {
+                    return n;
+                }
+            }
+            long r;
+            try {
+                r = nowait
+                        ? (long) RECV_AT_CRITICAL.invokeExact(ctx.capture(), fd, address, n, flags | MSG_DONTWAIT)
+                        : (long) RECV_AT.invokeExact(ctx.capture(), fd, address, n, flags);
+            } catch (Throwable t) {
+                return Libc.errnoOf(t);
+            }
+            if (r >= 0) {
+                return r;
+            }
+            int e = ctx.lastErrno();
+            if (e != Errno.EINTR) {
+                return -e;
+            }
         }
     }
 
     /** send of {@code len} bytes at {@code address}; as {@link #recvAt}. Adds MSG_NOSIGNAL: a dead peer is -EPIPE, never SIGPIPE. */
     public static long sendAt(SysCallContext ctx, int fd, long address, long len, int flags, boolean nowait) {
-        try {
-            long r = nowait
-                    ? (long) SEND_AT_CRITICAL.invokeExact(ctx.capture(), fd, address, len, flags | MSG_DONTWAIT | MSG_NOSIGNAL)
-                    : (long) SEND_AT.invokeExact(ctx.capture(), fd, address, len, flags | MSG_NOSIGNAL);
-            return r >= 0 ? r : -ctx.lastErrno();
-        } catch (Throwable t) {
-            return Libc.errnoOf(t);
+        for (;;) {
+            long n = len;
+            if (Faults.ENABLED) {
+                n = SyscallFaults.length(FaultSite.send(nowait), fd, len);
+                if (n == -Errno.EINTR) {
+                    continue;
+                }
+                if (n < 0) {
+                    return n;
+                }
+            }
+            long r;
+            try {
+                r = nowait
+                        ? (long) SEND_AT_CRITICAL.invokeExact(ctx.capture(), fd, address, n, flags | MSG_DONTWAIT | MSG_NOSIGNAL)
+                        : (long) SEND_AT.invokeExact(ctx.capture(), fd, address, n, flags | MSG_NOSIGNAL);
+            } catch (Throwable t) {
+                return Libc.errnoOf(t);
+            }
+            if (r >= 0) {
+                return r;
+            }
+            int e = ctx.lastErrno();
+            if (e != Errno.EINTR) {
+                return -e;
+            }
         }
     }
 

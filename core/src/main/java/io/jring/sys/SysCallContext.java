@@ -32,7 +32,7 @@ public final class SysCallContext implements AutoCloseable {
     private static final long EVENTS_SIZE = EPOLL_EVENTS_CAPACITY * 16L;   // 16 >= epoll_event on any arch
 
     private static final ThreadLocal<SysCallContext> CURRENT =
-            ThreadLocal.withInitial(() -> new SysCallContext(Arena.ofAuto(), false));
+            ThreadLocal.withInitial(() -> new SysCallContext(null));
 
     /** Null for {@link #current()}: its auto arena is freed by the GC after its thread dies. */
     private final Arena closeableArena;
@@ -46,10 +46,13 @@ public final class SysCallContext implements AutoCloseable {
     private final MemorySegment epollEvents;
     private final MemorySegment path;
 
-    private SysCallContext(Arena arena, boolean closeable) {
-        this.closeableArena = closeable ? arena : null;
-        MemorySegment block = arena.allocate(CAPTURE_SIZE + SCRATCH_SIZE + 8 + Structs.Iovec.SIZE
-                + SockAddrs.STORAGE_SIZE + STAT_SIZE + IOVECS_SIZE + EVENTS_SIZE + PATH_CAPACITY, 16);
+    private static final long BLOCK_SIZE = CAPTURE_SIZE + SCRATCH_SIZE + 8 + Structs.Iovec.SIZE
+            + SockAddrs.STORAGE_SIZE + STAT_SIZE + IOVECS_SIZE + EVENTS_SIZE + PATH_CAPACITY;
+
+    /** {@code arena} null: an automatic block ({@link #current()}), freed by the GC. */
+    private SysCallContext(Arena arena) {
+        this.closeableArena = arena;
+        MemorySegment block = arena != null ? arena.allocate(BLOCK_SIZE, 16) : NativeMemory.allocateAuto(BLOCK_SIZE, 16);
         long at = 0;
         capture = block.asSlice(at, Libc.CAPTURE_LAYOUT.byteSize()); at += CAPTURE_SIZE;
         scratch = block.asSlice(at, SCRATCH_SIZE); at += SCRATCH_SIZE;
@@ -64,12 +67,12 @@ public final class SysCallContext implements AutoCloseable {
 
     /** A context only the calling thread may use (fastest scope checks). */
     public static SysCallContext confined() {
-        return new SysCallContext(Arena.ofConfined(), true);
+        return new SysCallContext(NativeMemory.confined());
     }
 
     /** A context that may be created here and used by one other thread at a time. */
     public static SysCallContext shared() {
-        return new SysCallContext(Arena.ofShared(), true);
+        return new SysCallContext(NativeMemory.shared());
     }
 
     /**

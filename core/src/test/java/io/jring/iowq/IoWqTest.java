@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -353,16 +354,27 @@ class IoWqTest {
             Job bad = new Job(() -> {
                 throw new IllegalStateException("boom");
             });
+            Job good = new Job(NOTHING);
+            wq.enqueue(bad);
+            wq.enqueue(good);
+            await(good.done);
+            assertSame(bad.ranOn, good.ranOn);
+            assertEquals(1, wq.workerCount());
+        }
+    }
+
+    /** An Error leaves its thread in doubt: the worker dies, as a thread-pool thread does, and is replaced. */
+    @Test
+    void errorInWorkEndsItsWorkerAndAReplacementRunsTheQueue() {
+        try (IoWq wq = new IoWq("error", 1, 1, LONG_IDLE)) {
             Job err = new Job(() -> {
                 throw new AssertionError("boom");
             });
             Job good = new Job(NOTHING);
-            wq.enqueue(bad);
             wq.enqueue(err);
             wq.enqueue(good);
             await(good.done);
-            assertSame(bad.ranOn, good.ranOn);
-            assertSame(err.ranOn, good.ranOn);
+            assertNotSame(err.ranOn, good.ranOn);
             assertEquals(1, wq.workerCount());
         }
     }

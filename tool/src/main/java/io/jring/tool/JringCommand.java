@@ -4,6 +4,7 @@ import io.jring.tool.bench.BenchCommand;
 import io.jring.tool.echo.EchoServerCommand;
 import io.jring.tool.fio.CompareCommand;
 import io.jring.tool.fio.FioCommand;
+import io.jring.tool.soak.SoakCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -25,7 +26,7 @@ import java.util.concurrent.Callable;
 @Command(name = "jring", mixinStandardHelpOptions = true, versionProvider = JringCommand.Version.class,
         description = "jring: Linux io_uring's architecture in Java. Benchmarks and tools.",
         subcommands = {BenchCommand.class, FioCommand.class, CompareCommand.class, EchoServerCommand.class,
-                CommandLine.HelpCommand.class},
+                SoakCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "With no command, runs 'jring fio' with its defaults: 4k random reads at QD32 for 5 s on a 256 MiB temp file."})
 public final class JringCommand implements Callable<Integer> {
 
