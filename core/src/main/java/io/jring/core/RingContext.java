@@ -1066,14 +1066,15 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         wakeHelpers();
         iowq.cancel(w -> w instanceof Request r && r.ring == this, true);
         TaskContext me = TaskContext.current();
+        // An interrupt does not stop close() (it must wait for what is in flight), but its
+        // flag would make every park return at once: keep it aside and set it again after.
+        boolean interrupted = Thread.interrupted();
         while (pool.inFlight() > 0) {
             drainForClose();
             if (pool.inFlight() == 0) {
                 break;
             }
-            waiter = me;
-            LockSupport.parkNanos(this, 1_000_000L);
-            waiter = null;
+            interrupted |= parkForClose(me);
         }
         while (remoteFds > 0) {
             // SEND_FD messages on their way in: their senders' requests wait for the result.
@@ -1082,9 +1083,10 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             if (remoteFds == 0) {
                 break;
             }
-            waiter = me;
-            LockSupport.parkNanos(this, 1_000_000L);
-            waiter = null;
+            interrupted |= parkForClose(me);
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         iowq.release();
         timers.close();
@@ -1105,6 +1107,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         submitters = NO_CONTEXTS;
         closed = 2;
+    }
+
+    /** close(): waits up to 1 ms for in-flight work to end; true if it was interrupted meanwhile (flag cleared). */
+    private boolean parkForClose(TaskContext me) {
+        waiter = me;
+        LockSupport.parkNanos(this, 1_000_000L);
+        waiter = null;
+        return Thread.interrupted();
     }
 
     /** Runs whatever task work holds this ring's requests, borrowing the owners' tokens. */
