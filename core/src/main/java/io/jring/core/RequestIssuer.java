@@ -312,6 +312,7 @@ final class RequestIssuer {
 
     /** Task work from a worker: arm now, in the request's task. */
     private void armFromWorker(Request req, boolean cancel) {
+        ring.armTransit.remove(req);
         if (cancel || ring.isClosing() || req.cancelRequested) {
             poster.postAndFree(req, -Errno.ECANCELED, 0);
             return;
@@ -380,6 +381,7 @@ final class RequestIssuer {
                 return -Errno.ECANCELED;
             }
             if (!ring.legacyAsync) {
+                ring.armTransit.add(req);   // findable by cancel until its task arms it
                 req.taskFunc = ARM;
                 req.setCompletionWork(false);
                 queueTaskWork(req, false);

@@ -121,6 +121,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private final Timers timers = new Timers(this);
     /** Armed requests of this ring, in whatever poller: posting right only. */
     final ArmedList armed = new ArmedList();
+    /** Requests workers handed back to their task to arm poll, until it does (its own lock). */
+    final ArmTransit armTransit = new ArmTransit();
     /** Provided-buffer groups: posting right only. */
     final ProvidedBuffers buffers = new ProvidedBuffers();
     /**
@@ -487,9 +489,10 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             return -Errno.ENOENT;
         }
         if (target.pollQueued) {
-            return -Errno.EALREADY;
+            return -Errno.EALREADY;   // a claimed poll too: its task work owns it (io_poll_get_ownership)
         }
         issuer.cancelArmed(target);
+        armed.remove(target);   // out of the cancel hash at once, as io_poll_disarm's hash_del
         return 0;
     }
 
@@ -548,17 +551,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
      */
     public int cancelMatching(Request canceller, int flags, long userData, int fd) {
         boolean all = (flags & (io.jring.Cancel.ALL | io.jring.Cancel.ANY)) != 0;
-        // Requests on their way from a worker to their poll (async hybrid's ARM) or to their
-        // CQE are in this task's task work: run it first, so cancel finds them armed.
-        TaskContext self = canceller.task;
-        if (!self.isRunningTaskWork()) {
-            if (self.hasPendingWork()) {
-                self.runTaskWork(false);
-            }
-            if (local != null && !local.isEmpty()) {
-                self.runList(local.list, false);
-            }
-        }
+        // Task work queued meanwhile is not run first: its requests are found where Linux finds
+        // them (a poll whose readiness is queued is still armed, a request a worker handed back
+        // to arm poll is in armTransit), and what it completes posts after this cancel's CQE.
         java.util.function.Predicate<Request> match;
         if ((flags & io.jring.Cancel.ANY) != 0) {
             match = r -> r != canceller;
@@ -568,8 +563,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             match = r -> r != canceller && r.userData == userData;
         }
         int count = 0;
+        // One in transit may still look busy to io-wq: it is found (once) in armTransit below.
         IoWq.Cancellation c = iowq.cancel(w -> w instanceof Request r && r.ring == this && match.test(r)
-                && flagCancel(r), all);
+                && !armTransit.contains(r) && flagCancel(r), all);
         count += c.cancelled();
         boolean running = c.result() == IoWq.CancelResult.RUNNING;
         if (all && running) {
@@ -578,8 +574,13 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         if (!all && (count > 0 || running)) {
             return count > 0 ? 0 : -Errno.EALREADY;
         }
+        int n = armTransit.cancel(match, all);
+        count += n;
+        if (!all && n > 0) {
+            return 0;
+        }
         for (Request r = armed.first(); r != null; r = r.armedNext) {
-            if (!r.pollCancelled && match.test(r)) {
+            if (match.test(r)) {   // a claimed one too: Linux's cancel hash holds it until its task work runs
                 issuer.cancelArmed(r);
                 count++;
                 if (!all) {
@@ -588,7 +589,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             }
         }
         if ((flags & io.jring.Cancel.FD) == 0) {
-            int n = timeouts.cancel(match, all);
+            n = timeouts.cancel(match, all);
             count += n;
             if (!all && n > 0) {
                 return 0;
@@ -608,7 +609,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
      */
     int cancelRequest(Request target) {
         if (target.inArmedList) {
-            return issuer.cancelArmed(target) ? 0 : -Errno.EALREADY;
+            issuer.cancelArmed(target);   // claimed already or now: found, as io_poll_cancel finds it
+            return 0;
         }
         if (target.opcode == io.jring.Opcode.TIMEOUT && timeouts.cancel(r -> r == target, false) > 0) {
             return 0;
