@@ -363,14 +363,17 @@ final class RequestIssuer {
     /**
      * A worker with a pollable file (sent by ASYNC): try once without blocking and, on
      * EAGAIN, have the task arm poll, freeing this worker ("async hybrid", seed 003). With
-     * {@code legacyAsync} the worker instead blocks in poll(2) until the file is ready.
+     * {@code legacyAsync} the worker instead blocks in poll(2) until the file is ready. A
+     * multishot request (ACCEPT) makes no attempt here and is armed (Linux's io-wq runs no
+     * multishot request: it arms poll for it), so its CQEs are posted by its task.
      */
     private int issuePollable(Request req, int mask) {
+        boolean multishot = req.def.pollMultishot(req);
         for (;;) {
+            int r = -Errno.EAGAIN;
             req.inWorker = true;
-            int r;
             try {
-                r = req.def.issue(req, true);
+                r = multishot ? r : req.def.issue(req, true);
             } finally {
                 req.inWorker = false;
             }
@@ -380,7 +383,7 @@ final class RequestIssuer {
             if (req.cancelRequested) {
                 return -Errno.ECANCELED;
             }
-            if (!ring.legacyAsync) {
+            if (!ring.legacyAsync || multishot) {
                 ring.armTransit.add(req);   // findable by cancel until its task arms it
                 req.taskFunc = ARM;
                 req.setCompletionWork(false);

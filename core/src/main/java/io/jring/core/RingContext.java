@@ -58,8 +58,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     };
 
     /**
-     * OPENAT into a fixed-file slot: the descriptor a worker opened ({@code req.res}) goes
-     * into the table here, under the posting right, and the CQE carries the install's result.
+     * A descriptor an io-wq worker made for a fixed-file slot ({@code req.res}: OPENAT, SOCKET,
+     * ACCEPT) goes into the table here, under the posting right, and the CQE carries the
+     * install's result.
      * A cancelled request closes it instead: no descriptor may outlive its request.
      */
     static final TaskWorkFunc INSTALL_OPENED = (req, cancel) -> {
@@ -872,12 +873,18 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     /**
-     * io-wq worker, OPENAT with a file index: descriptor {@code fd} is handed to the
-     * request's task, which installs it ({@link #INSTALL_OPENED}). Returns
-     * {@link OpDef#ISSUE_QUEUED}: the request completes there.
+     * OPENAT, SOCKET or ACCEPT with a file index: descriptor {@code fd} goes into the fixed-file
+     * table as the request's file index asks (Linux's io_fixed_fd_install). {@code postingRight}:
+     * the caller issues inline or retries in the request's task, so the install happens now and
+     * the CQE keeps its place among the submit's: 0 (the slot for ALLOC) or the install's -errno.
+     * An io-wq worker hands {@code fd} to the request's task instead ({@link #INSTALL_OPENED}),
+     * and this returns {@link OpDef#ISSUE_QUEUED}.
      */
-    public int completeOpenDirect(Request req, int fd) {
-        issuer.completeInTask(req, fd, 0, INSTALL_OPENED, true, true);
+    public int installDirect(Request req, int fd, boolean postingRight) {
+        if (postingRight) {
+            return resources.files.installOwned(req.fileIndex, fd);
+        }
+        issuer.completeInTask(req, fd, req.cflags, INSTALL_OPENED, true, true);
         return OpDef.ISSUE_QUEUED;
     }
 

@@ -65,6 +65,8 @@ final class CancelOrderScenarios {
         addQueuedReadiness(all);
         addSecondCancel(all);
         addTaskWorkOrder(all);
+        addAcceptDirect(all);
+        addInstallOrder(all);
         addBufferAtIssueFailure(all);
     }
 
@@ -153,6 +155,85 @@ final class CancelOrderScenarios {
                 .write("p0.w", "x".repeat(65536))
                 .submit(write("p0.w", "x", -1).opFlags(RWF_NOWAIT).ud(1), cancel(77, 0).ud(2), nop().ud(3))
                 .expect(cqe(2, ENOENT), cqe(3, 0), cqe(1, EAGAIN))
+                .build());
+    }
+
+    /** ACCEPT on {@code listener} with file index {@code fileIndex} (ioprio: IORING_ACCEPT_* flags). */
+    private static SqeSpec acceptDirect(String listener, int fileIndex, int ioprio, int flags) {
+        String idx = fileIndex == ALLOC ? "ALLOC" : Integer.toString(fileIndex);
+        return custom("ACCEPT(" + listener + ", flags 0x" + Integer.toHexString(flags) + ", ioprio " + ioprio
+                        + ") file index " + idx,
+                (w, e) -> w.prepRead(e.fd(listener), null, 0).opcode(Opcode.ACCEPT).ioprio(ioprio).opFlags(flags)
+                        .fileIndex(fileIndex));
+    }
+
+    private static void addAcceptDirect(List<Scenario> all) {
+        all.add(Scenario.named("accept: into fixed slot 1 (file index 2): res 0 and the slot holds the connection",
+                        "net.c io_accept")
+                .registerFiles("-1", "-1")
+                .submit(acceptDirect("t1.l", 2, 0, 0).ud(1), nop().ud(2))
+                .reap(2)
+                .submit(send("#1", "hi").fixed().ud(3))
+                .reap(1)
+                .submit(recv("t1.c", 8).ud(4))
+                .expect(cqe(1, 0), cqe(2, 0), cqe(3, 2), cqe(4, 2))
+                .build());
+        all.add(Scenario.named("accept: FILE_INDEX_ALLOC answers with the slot it filled", "net.c io_accept")
+                .registerFiles("s0.a", "-1")
+                .submit(acceptDirect("t1.l", ALLOC, 0, 0).ud(1), nop().ud(2))
+                .reap(2)
+                .submit(send("#1", "hi").fixed().ud(3))
+                .expect(cqe(1, 1), cqe(2, 0), cqe(3, 2))
+                .build());
+        all.add(Scenario.named("accept: FILE_INDEX_ALLOC into a full table is -ENFILE and uses the connection up",
+                        "filetable.c io_file_bitmap_get")
+                .registerFiles("s0.a")
+                .submit(acceptDirect("t1.l", ALLOC, 0, 0).ud(1), nop().ud(2))
+                .reap(2)
+                .submit(acceptDirect("t1.l", 0, ACCEPT_DONTWAIT, 0).ud(3))
+                .expect(cqe(1, -Errno.ENFILE), cqe(2, 0), cqe(3, EAGAIN))
+                .build());
+        all.add(Scenario.named("accept: a file index without a table is -ENXIO (ALLOC: -ENFILE);"
+                        + " out of the table -EINVAL", "filetable.c io_install_fixed_file")
+                .submit(acceptDirect("t2.l", 2, 0, 0).ud(1), acceptDirect("t2.l", ALLOC, 0, 0).ud(2), nop().ud(3))
+                .reap(3)
+                .registerFiles("-1")
+                .submit(acceptDirect("t1.l", 3, 0, 0).ud(4), nop().ud(5))
+                .expect(cqe(1, -Errno.ENXIO, NONEMPTY), cqe(2, -Errno.ENFILE), cqe(3, 0), cqe(4, EINVAL), cqe(5, 0))
+                .build());
+        all.add(Scenario.named("accept: multishot with FILE_INDEX_ALLOC fills free slots until the table is full",
+                        "net.c io_accept")
+                .registerFiles("-1", "-1")
+                .submit(acceptDirect("t3.l", ALLOC, io.jring.Sqe.ACCEPT_MULTISHOT, 0).ud(1), nop().ud(2))
+                .expect(cqe(1, 0, MORE | NONEMPTY), cqe(1, 1, MORE | NONEMPTY), cqe(1, -Errno.ENFILE), cqe(2, 0))
+                .build());
+        all.add(Scenario.named("accept: multishot into one given slot, or SOCK_CLOEXEC with a file index, fails at prep",
+                        "net.c io_accept_prep")
+                .registerFiles("-1")
+                .submitExpecting(1, acceptDirect("t1.l", 1, io.jring.Sqe.ACCEPT_MULTISHOT, 0).ud(1),
+                        acceptDirect("t1.l", 1, 0, Fds.SOCK_CLOEXEC).ud(2), nop().ud(3))
+                .reap(1)
+                .submitExpecting(1)
+                .reap(1)
+                .submitExpecting(1)
+                .expect(cqe(1, EINVAL), cqe(2, EINVAL), cqe(3, 0))
+                .build());
+    }
+
+    private static void addInstallOrder(List<Scenario> all) {
+        all.add(Scenario.named("direct: OPENAT and SOCKET into slots post in order with the NOPs between them",
+                        "filetable.c io_fixed_fd_install")
+                .registerFiles("-1", "-1")
+                .submit(custom("OPENAT(/dev/null) file index 1",
+                                (w, e) -> w.prepOpenat(Fds.AT_FDCWD, "/dev/null", 0, 0).fileIndex(1)).ud(1),
+                        nop().ud(2),
+                        custom("SOCKET(AF_UNIX, SOCK_STREAM) file index 2",
+                                (w, e) -> w.prepSocket(1, Fds.SOCK_STREAM, 0).fileIndex(2)).ud(3),
+                        nop().ud(4),
+                        custom("SOCKET(AF_UNIX, SOCK_STREAM) file index ALLOC",
+                                (w, e) -> w.prepSocket(1, Fds.SOCK_STREAM, 0).fileIndex(ALLOC)).ud(5),
+                        nop().ud(6))
+                .expect(cqe(1, 0), cqe(2, 0), cqe(3, 0), cqe(4, 0), cqe(5, -Errno.ENFILE), cqe(6, 0))
                 .build());
     }
 
