@@ -330,7 +330,7 @@ int main(int argc, char **argv)
 	s->user_data = 3;
 	sqe_of(&r, IORING_OP_NOP, -1, NULL, 0, 0, 4);
 	s = io_uring_get_sqe(&r);
-	io_uring_prep_socket_direct(s, AF_UNIX, SOCK_STREAM, 0, IORING_FILE_INDEX_ALLOC, 0);
+	io_uring_prep_socket_direct_alloc(s, AF_UNIX, SOCK_STREAM, 0, 0);
 	s->user_data = 5;
 	sqe_of(&r, IORING_OP_NOP, -1, NULL, 0, 0, 6);
 	run(&r, "openat direct, nop, socket direct, nop, socket alloc (full), nop", 6);

@@ -361,7 +361,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             if (tc.hasPendingWork()) {
                 tc.runTaskWork(false);
             }
-            return submitSqes(tc);
+            int n = submitSqes(tc);
+            if (tc.takeSelfQueued()) {
+                tc.runTaskWork(false);   // what this submit queued for its task, as io_uring_enter's way out
+            }
+            return n;
         } finally {
             tc.exit();
         }
