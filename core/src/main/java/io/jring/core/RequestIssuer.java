@@ -12,7 +12,6 @@ import io.jring.SqeFlags;
 import io.jring.iowq.IoWq;
 import io.jring.ops.OpDef;
 import io.jring.ops.OpTable;
-import io.jring.trace.SubmitSqeEvent;
 import io.jring.trace.Tracing;
 import io.jring.tw.TaskContext;
 
@@ -38,6 +37,7 @@ final class RequestIssuer {
     private final CompletionPoster poster;
     private final LinkChains links;
     private final DrainQueue drain;
+    private final PrepFailure prepFailure;
 
     RequestIssuer(RingContext ring) {
         this.ring = ring;
@@ -45,6 +45,7 @@ final class RequestIssuer {
         this.poster = ring.poster;
         this.links = ring.links;
         this.drain = ring.drain;
+        this.prepFailure = new PrepFailure(ring, poster);
         initializeOnOpen();
     }
 
@@ -60,7 +61,7 @@ final class RequestIssuer {
 
     /**
      * One SQE -> one request, validated and issued. False if it failed before issue. Kept
-     * small (error reporting lives in {@link #reject}) so the JIT inlines it into the
+     * small (error reporting lives in {@link PrepFailure}) so the JIT inlines it into the
      * submit loop.
      */
     boolean submitOne(Sqe sqe, TaskContext tc) {
@@ -69,7 +70,7 @@ final class RequestIssuer {
         OpDef def = OpTable.get(req.opcode);
         req.def = def;
         if (Tracing.submitSqe) {
-            traceSubmit(req);
+            prepFailure.traceSubmit(req);
         }
         int flags = req.flags;
         int err;
@@ -85,14 +86,14 @@ final class RequestIssuer {
             err = -Errno.EINVAL;
         } else {
             req.issueDeferred = links.assembling() || drain.active() || (flags & SqeFlags.IO_DRAIN) != 0;
-            err = def.prep(req, sqe);
+            err = prep(def, req, sqe);
         }
         if (err != 0) {
             if (links.assembling() || (flags & LinkChains.LINK_FLAGS) != 0) {
-                rejectEvent(req, err, sqe);
+                prepFailure.rejectEvent(req, err, sqe);
                 return links.submitFailed(req, err);
             }
-            reject(req, err, sqe);
+            prepFailure.reject(req, err, sqe);
             return false;
         }
         if ((flags & (LinkChains.LINK_FLAGS | SqeFlags.IO_DRAIN | SqeFlags.ASYNC)) == 0
@@ -102,6 +103,15 @@ final class RequestIssuer {
             links.submit(req);
         }
         return true;
+    }
+
+    /** The op's prep; one that throws fails at prep ({@link ThrownOp}). */
+    private static int prep(OpDef def, Request req, Sqe sqe) {
+        try {
+            return def.prep(req, sqe);
+        } catch (Throwable t) {
+            return ThrownOp.fail(req, t);
+        }
     }
 
     /** Linux's drain_disabled: once a CQE_SKIP_SUCCESS request was seen, IO_DRAIN is refused. */
@@ -147,46 +157,13 @@ final class RequestIssuer {
         queueTaskWork(req, false);
     }
 
-    private void traceSubmit(Request req) {
-        SubmitSqeEvent ev = new SubmitSqeEvent();
-        ev.ring = ring.id;
-        ev.opcode = Opcode.name(req.opcode);
-        ev.userData = req.userData;
-        ev.flags = req.flags;
-        ev.commit();
-    }
-
-    /** Fails a request before issue, saying why in the ReqFailed event. */
-    private void reject(Request req, int err, Sqe sqe) {
-        poster.fail(req, err, Tracing.reqFailed ? reason(req, sqe) : null);
-    }
-
-    /** A chain member failed before issue: only the event now; the chain posts when it ends. */
-    private void rejectEvent(Request req, int err, Sqe sqe) {
-        if (Tracing.reqFailed) {
-            poster.failedEvent(req, err, reason(req, sqe));
-        }
-    }
-
-    private String reason(Request req, Sqe sqe) {
-        OpDef def = req.def;
-        String reason;
-        if (def == null) {
-            reason = "unknown or unsupported opcode " + req.opcode;
-        } else if ((req.flags & ~SqeFlags.VALID) != 0) {
-            reason = "unknown SQE flag bits 0x" + Integer.toHexString(req.flags & ~SqeFlags.VALID);
-        } else if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && !def.bufferSelect()) {
-            reason = "BUFFER_SELECT is not valid for " + Opcode.name(req.opcode);
-        } else if (sqe.ioprio() != 0 && !def.ioprio()) {
-            reason = "ioprio must be 0 for " + Opcode.name(req.opcode);
-        } else {
-            reason = "invalid SQE for " + Opcode.name(req.opcode);
-        }
-        return reason;
-    }
-
     private void issueInline(Request req) {
-        int r = req.def.issue(req, true);
+        int r;
+        try {
+            r = req.def.issue(req, true);
+        } catch (Throwable t) {
+            r = ThrownOp.issueThrew(req, t);
+        }
         if (r == OpDef.ISSUE_QUEUED) {
             return;
         }
@@ -283,12 +260,17 @@ final class RequestIssuer {
 
     /** Ends an armed request: out of its poller and the armed list, CQE posted. */
     void finishArmed(Request req, int res) {
+        disarm(req);
+        poster.postAndFree(req, res, req.cflags);
+    }
+
+    /** Task of the request: out of its poller and the armed list (no-op if not armed). */
+    void disarm(Request req) {
         AsyncPoll w = req.poll;
         if (w != null && w.isArmed()) {
             req.task.pollerIfOpen().disarm(w);
         }
         ring.armed.remove(req);
-        poster.postAndFree(req, res, req.cflags);
     }
 
     /**
@@ -341,8 +323,12 @@ final class RequestIssuer {
             r = -Errno.ECANCELED;
         } else {
             req.selectedEarly = false;   // issued now: the op uses its buffer, as Linux's worker selects one
-            int mask = req.def.pollMask(req);
-            r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
+            try {
+                int mask = req.def.pollMask(req);
+                r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
+            } catch (Throwable t) {
+                r = ThrownOp.fail(req, t);   // the worker goes on; the request completes in its task
+            }
         }
         if (r == OpDef.ISSUE_QUEUED) {
             return;
