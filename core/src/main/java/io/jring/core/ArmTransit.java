@@ -58,9 +58,7 @@ final class ArmTransit {
         int n = 0;
         for (int i = 0; i < size; i++) {
             Request r = reqs[i];
-            if (match.test(r)) {
-                r.markSideState(Request.SIDE_CANCEL);
-                r.cancelRequested = true;
+            if (match.test(r) && AsyncCancel.flag(r)) {
                 n++;
                 if (!all) {
                     break;

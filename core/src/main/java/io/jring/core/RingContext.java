@@ -124,6 +124,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final ArmedList armed = new ArmedList();
     /** Requests workers handed back to their task to arm poll, until it does (its own lock). */
     final ArmTransit armTransit = new ArmTransit();
+    /** ASYNC_CANCEL and a link timeout's cancel of its target: posting right. */
+    final AsyncCancel asyncCancel = new AsyncCancel(this);
     /** Provided-buffer groups: posting right only. */
     final ProvidedBuffers buffers = new ProvidedBuffers();
     /**
@@ -548,97 +550,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return timeouts.update(userData, nanos, flags);
     }
 
-    /**
-     * ASYNC_CANCEL: cancels the requests that match (by user data, by fd with
-     * {@code Cancel.FD}, or any with {@code Cancel.ANY}; all of them with {@code Cancel.ALL}
-     * or ANY) in io-wq, among armed polls and among timeouts, in Linux's order. Returns 0 (or
-     * the count with ALL/ANY), -ENOENT, or -EALREADY if a match runs in io-wq.
-     */
+    /** ASYNC_CANCEL, posting right (see {@link AsyncCancel#cancel}). */
     public int cancelMatching(Request canceller, int flags, long userData, int fd) {
-        boolean all = (flags & (io.jring.Cancel.ALL | io.jring.Cancel.ANY)) != 0;
-        // Task work queued meanwhile is not run first: its requests are found where Linux finds
-        // them (a poll whose readiness is queued is still armed, a request a worker handed back
-        // to arm poll is in armTransit), and what it completes posts after this cancel's CQE.
-        java.util.function.Predicate<Request> match;
-        if ((flags & io.jring.Cancel.ANY) != 0) {
-            match = r -> r != canceller;
-        } else if ((flags & io.jring.Cancel.FD) != 0) {
-            match = r -> r != canceller && r.fd == fd;
-        } else {
-            match = r -> r != canceller && r.userData == userData;
-        }
-        int count = 0;
-        // One in transit may still look busy to io-wq: it is found (once) in armTransit below.
-        IoWq.Cancellation c = iowq.cancel(w -> w instanceof Request r && r.ring == this && match.test(r)
-                && !armTransit.contains(r) && flagCancel(r), all);
-        count += c.cancelled();
-        boolean running = c.result() == IoWq.CancelResult.RUNNING;
-        if (all && running) {
-            count++;   // Linux counts a running match too (it signals the worker)
-        }
-        if (!all && (count > 0 || running)) {
-            return count > 0 ? 0 : -Errno.EALREADY;
-        }
-        int n = armTransit.cancel(match, all);
-        count += n;
-        if (!all && n > 0) {
-            return 0;
-        }
-        for (Request r = armed.first(); r != null; r = r.armedNext) {
-            if (match.test(r)) {   // a claimed one too: Linux's cancel hash holds it until its task work runs
-                issuer.cancelArmed(r);
-                count++;
-                if (!all) {
-                    return 0;
-                }
-            }
-        }
-        if ((flags & io.jring.Cancel.FD) == 0) {
-            n = timeouts.cancel(match, all);
-            count += n;
-            if (!all && n > 0) {
-                return 0;
-            }
-        }
-        if (all) {
-            return count;   // ALL and ANY answer with the count, 0 included, as Linux
-        }
-        return running ? -Errno.EALREADY : -Errno.ENOENT;
-    }
-
-    /**
-     * A link timeout expired: cancels its target. 0, -EALREADY (running in io-wq: it is
-     * flagged, so it ends -ECANCELED rather than arm or block again), or -ENOENT. Armed
-     * requests are looked for first: a worker that just handed one over to its poll may
-     * still look busy to io-wq.
-     */
-    int cancelRequest(Request target) {
-        if (target.inArmedList) {
-            issuer.cancelArmed(target);   // claimed already or now: found, as io_poll_cancel finds it
-            return 0;
-        }
-        if (target.opcode == io.jring.Opcode.TIMEOUT && timeouts.cancel(r -> r == target, false) > 0) {
-            return 0;
-        }
-        IoWq.Cancellation c = iowq.cancel(w -> w == target && flagCancel(target), false);
-        if (c.cancelled() > 0) {
-            return 0;
-        }
-        if (c.result() == IoWq.CancelResult.RUNNING) {
-            return -Errno.EALREADY;
-        }
-        // In transit between a worker and its poll (its ARM task work is queued): the mark
-        // makes that task work end it with -ECANCELED instead of arming it.
-        target.markSideState(Request.SIDE_CANCEL);
-        target.cancelRequested = true;
-        return 0;
-    }
-
-    /** Marks a request a cancel found in io-wq (queued ones are removed; a running one sees the mark). */
-    private static boolean flagCancel(Request r) {
-        r.markSideState(Request.SIDE_CANCEL);
-        r.cancelRequested = true;
-        return true;
+        return asyncCancel.cancel(canceller, flags, userData, fd);
     }
 
     // =============================================================== MSG_RING

@@ -207,7 +207,8 @@ final class CancelOrderScenarios {
                 .submit(acceptDirect("t3.l", ALLOC, io.jring.Sqe.ACCEPT_MULTISHOT, 0).ud(1), nop().ud(2))
                 .expect(cqe(1, 0, MORE | NONEMPTY), cqe(1, 1, MORE | NONEMPTY), cqe(1, -Errno.ENFILE), cqe(2, 0))
                 .build());
-        all.add(Scenario.named("accept: multishot into one given slot, or SOCK_CLOEXEC with a file index, fails at prep",
+        all.add(Scenario.named("accept: multishot into one given slot, or SOCK_CLOEXEC with a file index,"
+                        + " fails at prep",
                         "net.c io_accept_prep")
                 .registerFiles("-1")
                 .submitExpecting(1, acceptDirect("t1.l", 1, io.jring.Sqe.ACCEPT_MULTISHOT, 0).ud(1),
@@ -251,6 +252,16 @@ final class CancelOrderScenarios {
                 .submit(removeBuffers(10, 1).ud(6))
                 .expect(cqe(9, 0), cqe(1, -Errno.EOPNOTSUPP, buffer(0)), cqe(2, EINVAL, buffer(1)), cqe(3, EBADF),
                         cqe(4, EBADF, buffer(2)), cqe(5, 12, buffer(3)), cqe(6, 0))
+                .build());
+        all.add(Scenario.named("buffers: an ASYNC READ failing in io-wq keeps the buffer it took", "rw.c __io_read")
+                .file("hello world\n")
+                .submit(provideBuffers(2, 64, 1, 0).ud(9))
+                .submit(readSelect("file", 1, 0).opFlags(0x10000).async().ud(1))
+                .reap(2)
+                .submit(readSelect("p0.w", 1, 0).async().ud(2))
+                .reap(1)
+                .submit(removeBuffers(10, 1).ud(3))
+                .expect(cqe(9, 0), cqe(1, -Errno.EOPNOTSUPP, buffer(0)), cqe(2, EBADF, buffer(1)), cqe(3, 0))
                 .build());
     }
 }
