@@ -39,12 +39,13 @@ final class ArmedList {
     }
 
     /**
-     * An armed request with this user data that no cancel has claimed yet, or null.
-     * {@code pollOnly}: POLL_ADD requests only (POLL_REMOVE), as Linux's io_poll_find.
+     * An armed request with this user data, or null. {@code pollOnly}: POLL_ADD requests only
+     * (POLL_REMOVE), as Linux's io_poll_find. A request a cancel claimed is still here until
+     * its task work runs, as in Linux's cancel hash; one POLL_REMOVE took is not.
      */
     Request find(long userData, boolean pollOnly) {
         for (Request r = head; r != null; r = r.armedNext) {
-            if (r.userData == userData && !r.pollCancelled && (!pollOnly || r.opcode == io.jring.Opcode.POLL_ADD)) {
+            if (r.userData == userData && (!pollOnly || r.opcode == io.jring.Opcode.POLL_ADD)) {
                 return r;
             }
         }

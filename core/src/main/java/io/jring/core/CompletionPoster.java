@@ -129,9 +129,10 @@ final class CompletionPoster {
     }
 
     private String takeReason(Request req) {
-        String why = reasonFor == req ? reason : null;
+        String why = reasonFor == req ? reason : req.thrown;
         reasonFor = null;
         reason = null;
+        req.thrown = null;
         return why;
     }
 

@@ -183,6 +183,13 @@ public final class Request extends TaskWork implements IoWork {
         return nonBlocking && !inWorker ? ring.resources().inlineSys() : SysCallContext.current();
     }
 
+    /**
+     * Why the op's code threw ({@link ThrownOp}: the exception's class and message), for the
+     * ReqFailed event of its -errno CQE; null otherwise. Set (with {@link #SIDE_IO}) by the
+     * thread that owns the request before it hands it on; taken by the event.
+     */
+    String thrown;
+
     /** Result to post, and CQE flags. */
     public int res;
     public int cflags;
@@ -233,6 +240,7 @@ public final class Request extends TaskWork implements IoWork {
         this.drainChain = false;
         this.timeoutTarget = null;
         this.heapIndex = -1;
+        this.thrown = null;
         this.sideState = 0;
     }
 
@@ -294,9 +302,14 @@ public final class Request extends TaskWork implements IoWork {
         return ring;
     }
 
+    /** Runs its task work; a throw fails the request ({@link ThrownOp}) and the run goes on. */
     @Override
     public void runTaskWork(boolean cancel) {
-        taskFunc.run(this, cancel);
+        try {
+            taskFunc.run(this, cancel);
+        } catch (Throwable t) {
+            ThrownOp.taskWorkThrew(this, t);
+        }
     }
 
     @Override

@@ -6,13 +6,13 @@ import io.jring.sys.SysCallContext;
 import io.jring.trace.PollArmEvent;
 
 import io.jring.Errno;
+import io.jring.fault.InjectedWorkerDeath;
 import io.jring.Opcode;
 import io.jring.Sqe;
 import io.jring.SqeFlags;
 import io.jring.iowq.IoWq;
 import io.jring.ops.OpDef;
 import io.jring.ops.OpTable;
-import io.jring.trace.SubmitSqeEvent;
 import io.jring.trace.Tracing;
 import io.jring.tw.TaskContext;
 
@@ -46,6 +46,7 @@ final class RequestIssuer {
     private final CompletionPoster poster;
     private final LinkChains links;
     private final DrainQueue drain;
+    private final PrepFailure prepFailure;
 
     RequestIssuer(RingContext ring) {
         this.ring = ring;
@@ -53,6 +54,7 @@ final class RequestIssuer {
         this.poster = ring.poster;
         this.links = ring.links;
         this.drain = ring.drain;
+        this.prepFailure = new PrepFailure(ring, poster);
         initializeOnOpen();
     }
 
@@ -70,7 +72,7 @@ final class RequestIssuer {
 
     /**
      * One SQE -> one request, validated and issued. False if it failed before issue. Kept
-     * small (error reporting lives in {@link #reject}) so the JIT inlines it into the
+     * small (error reporting lives in {@link PrepFailure}) so the JIT inlines it into the
      * submit loop.
      */
     boolean submitOne(Sqe sqe, TaskContext tc) {
@@ -79,7 +81,7 @@ final class RequestIssuer {
         OpDef def = OpTable.get(req.opcode);
         req.def = def;
         if (Tracing.submitSqe) {
-            traceSubmit(req);
+            prepFailure.traceSubmit(req);
         }
         int flags = req.flags;
         int err;
@@ -95,14 +97,14 @@ final class RequestIssuer {
             err = -Errno.EINVAL;
         } else {
             req.issueDeferred = links.assembling() || drain.active() || (flags & SqeFlags.IO_DRAIN) != 0;
-            err = def.prep(req, sqe);
+            err = prep(def, req, sqe);
         }
         if (err != 0) {
             if (links.assembling() || (flags & LinkChains.LINK_FLAGS) != 0) {
-                rejectEvent(req, err, sqe);
+                prepFailure.rejectEvent(req, err, sqe);
                 return links.submitFailed(req, err);
             }
-            reject(req, err, sqe);
+            prepFailure.reject(req, err, sqe);
             return false;
         }
         if ((flags & (LinkChains.LINK_FLAGS | SqeFlags.IO_DRAIN | SqeFlags.ASYNC)) == 0
@@ -112,6 +114,15 @@ final class RequestIssuer {
             links.submit(req);
         }
         return true;
+    }
+
+    /** The op's prep; one that throws fails at prep ({@link ThrownOp}). */
+    private static int prep(OpDef def, Request req, Sqe sqe) {
+        try {
+            return def.prep(req, sqe);
+        } catch (Throwable t) {
+            return ThrownOp.fail(req, t);
+        }
     }
 
     /** Linux's drain_disabled: once a CQE_SKIP_SUCCESS request was seen, IO_DRAIN is refused. */
@@ -157,46 +168,13 @@ final class RequestIssuer {
         queueTaskWork(req, false);
     }
 
-    private void traceSubmit(Request req) {
-        SubmitSqeEvent ev = new SubmitSqeEvent();
-        ev.ring = ring.id;
-        ev.opcode = Opcode.name(req.opcode);
-        ev.userData = req.userData;
-        ev.flags = req.flags;
-        ev.commit();
-    }
-
-    /** Fails a request before issue, saying why in the ReqFailed event. */
-    private void reject(Request req, int err, Sqe sqe) {
-        poster.fail(req, err, Tracing.reqFailed ? reason(req, sqe) : null);
-    }
-
-    /** A chain member failed before issue: only the event now; the chain posts when it ends. */
-    private void rejectEvent(Request req, int err, Sqe sqe) {
-        if (Tracing.reqFailed) {
-            poster.failedEvent(req, err, reason(req, sqe));
-        }
-    }
-
-    private String reason(Request req, Sqe sqe) {
-        OpDef def = req.def;
-        String reason;
-        if (def == null) {
-            reason = "unknown or unsupported opcode " + req.opcode;
-        } else if ((req.flags & ~SqeFlags.VALID) != 0) {
-            reason = "unknown SQE flag bits 0x" + Integer.toHexString(req.flags & ~SqeFlags.VALID);
-        } else if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && !def.bufferSelect()) {
-            reason = "BUFFER_SELECT is not valid for " + Opcode.name(req.opcode);
-        } else if (sqe.ioprio() != 0 && !def.ioprio()) {
-            reason = "ioprio must be 0 for " + Opcode.name(req.opcode);
-        } else {
-            reason = "invalid SQE for " + Opcode.name(req.opcode);
-        }
-        return reason;
-    }
-
     private void issueInline(Request req) {
-        int r = req.def.issue(req, true);
+        int r;
+        try {
+            r = req.def.issue(req, true);
+        } catch (Throwable t) {
+            r = ThrownOp.issueThrew(req, t);
+        }
         if (r == OpDef.ISSUE_QUEUED) {
             return;
         }
@@ -309,12 +287,17 @@ final class RequestIssuer {
 
     /** Ends an armed request: out of its poller and the armed list, CQE posted. */
     void finishArmed(Request req, int res) {
+        disarm(req);
+        poster.postAndFree(req, res, req.cflags);
+    }
+
+    /** Task of the request: out of its poller and the armed list (no-op if not armed). */
+    void disarm(Request req) {
         AsyncPoll w = req.poll;
         if (w != null && w.isArmed()) {
             req.task.pollerIfOpen().disarm(w);
         }
         ring.armed.remove(req);
-        poster.postAndFree(req, res, req.cflags);
     }
 
     /**
@@ -338,6 +321,7 @@ final class RequestIssuer {
 
     /** Task work from a worker: arm now, in the request's task. */
     private void armFromWorker(Request req, boolean cancel) {
+        ring.armTransit.remove(req);
         if (cancel || ring.isClosing() || req.cancelRequested) {
             poster.postAndFree(req, -Errno.ECANCELED, 0);
             return;
@@ -361,9 +345,10 @@ final class RequestIssuer {
 
     /**
      * io-wq worker: runs the op blocking and hands the result back as completion work. If
-     * the op throws (an Error that kills the worker, a bug) the request still completes,
-     * once: with the bytes it moved, else -EINTR, as Linux ends a running io-wq item whose
-     * worker is signalled to stop; then the throwable goes on to the worker.
+     * the op throws, the request still completes, once: a bug or OutOfMemoryError with its
+     * -errno ({@link ThrownOp}), the worker going on; the fault seam's worker death with the
+     * bytes it moved, else -EINTR, as Linux ends a running io-wq item whose worker is
+     * signalled to stop, and then the worker dies.
      */
     void runInWorker(Request req) {
         int r;
@@ -376,9 +361,13 @@ final class RequestIssuer {
             int mask = req.pollRetries >= APOLL_MAX_RETRY ? 0 : req.def.pollMask(req);
             try {
                 r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
-            } catch (Throwable t) {
+            } catch (InjectedWorkerDeath death) {
+                // The fault seam kills this worker mid-item: the request ends as Linux ends a
+                // running item whose worker is signalled; the worker dies, its account replaces it.
                 completeFromElsewhere(req, req.done > 0 ? (int) req.done : -Errno.EINTR, req.cflags);
-                throw t;
+                throw death;
+            } catch (Throwable t) {
+                r = ThrownOp.fail(req, t);   // the worker goes on; the request completes in its task
             }
         }
         if (r == OpDef.ISSUE_QUEUED) {
@@ -400,14 +389,17 @@ final class RequestIssuer {
     /**
      * A worker with a pollable file (sent by ASYNC): try once without blocking and, on
      * EAGAIN, have the task arm poll, freeing this worker ("async hybrid", seed 003). With
-     * {@code legacyAsync} the worker instead blocks in poll(2) until the file is ready.
+     * {@code legacyAsync} the worker instead blocks in poll(2) until the file is ready. A
+     * multishot request (ACCEPT) makes no attempt here and is armed (Linux's io-wq runs no
+     * multishot request: it arms poll for it), so its CQEs are posted by its task.
      */
     private int issuePollable(Request req, int mask) {
+        boolean multishot = req.def.pollMultishot(req);
         for (;;) {
+            int r = -Errno.EAGAIN;
             req.inWorker = true;
-            int r;
             try {
-                r = req.def.issue(req, true);
+                r = multishot ? r : req.def.issue(req, true);
             } finally {
                 req.inWorker = false;
             }
@@ -417,7 +409,8 @@ final class RequestIssuer {
             if (req.cancelRequested) {
                 return -Errno.ECANCELED;
             }
-            if (!ring.legacyAsync) {
+            if (!ring.legacyAsync || multishot) {
+                ring.armTransit.add(req);   // findable by cancel until its task arms it
                 req.taskFunc = ARM;
                 req.setCompletionWork(false);
                 queueTaskWork(req, false);

@@ -58,8 +58,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     };
 
     /**
-     * OPENAT into a fixed-file slot: the descriptor a worker opened ({@code req.res}) goes
-     * into the table here, under the posting right, and the CQE carries the install's result.
+     * A descriptor an io-wq worker made for a fixed-file slot ({@code req.res}: OPENAT, SOCKET,
+     * ACCEPT) goes into the table here, under the posting right, and the CQE carries the
+     * install's result.
      * A cancelled request closes it instead: no descriptor may outlive its request.
      */
     static final TaskWorkFunc INSTALL_OPENED = (req, cancel) -> {
@@ -121,6 +122,10 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private final Timers timers = new Timers(this);
     /** Armed requests of this ring, in whatever poller: posting right only. */
     final ArmedList armed = new ArmedList();
+    /** Requests workers handed back to their task to arm poll, until it does (its own lock). */
+    final ArmTransit armTransit = new ArmTransit();
+    /** ASYNC_CANCEL and a link timeout's cancel of its target: posting right. */
+    final AsyncCancel asyncCancel = new AsyncCancel(this);
     /** Provided-buffer groups: posting right only. */
     final ProvidedBuffers buffers = new ProvidedBuffers();
     /**
@@ -386,7 +391,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             if (tc.hasPendingWork()) {
                 tc.runTaskWork(false);
             }
-            return submitSqes(tc);
+            int n = submitSqes(tc);
+            if (tc.takeSelfQueued()) {
+                tc.runTaskWork(false);   // what this submit queued for its task, as io_uring_enter's way out
+            }
+            return n;
         } finally {
             tc.exit();
         }
@@ -515,9 +524,10 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             return -Errno.ENOENT;
         }
         if (target.pollQueued) {
-            return -Errno.EALREADY;
+            return -Errno.EALREADY;   // a claimed poll too: its task work owns it (io_poll_get_ownership)
         }
         issuer.cancelArmed(target);
+        armed.remove(target);   // out of the cancel hash at once, as io_poll_disarm's hash_del
         return 0;
     }
 
@@ -568,98 +578,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return timeouts.update(userData, nanos, flags);
     }
 
-    /**
-     * ASYNC_CANCEL: cancels the requests that match (by user data, by fd with
-     * {@code Cancel.FD}, or any with {@code Cancel.ANY}; all of them with {@code Cancel.ALL}
-     * or ANY) in io-wq, among armed polls and among timeouts, in Linux's order. Returns 0 (or
-     * the count with ALL/ANY), -ENOENT, or -EALREADY if a match runs in io-wq.
-     */
+    /** ASYNC_CANCEL, posting right (see {@link AsyncCancel#cancel}). */
     public int cancelMatching(Request canceller, int flags, long userData, int fd) {
-        boolean all = (flags & (io.jring.Cancel.ALL | io.jring.Cancel.ANY)) != 0;
-        // Requests on their way from a worker to their poll (async hybrid's ARM) or to their
-        // CQE are in this task's task work: run it first, so cancel finds them armed.
-        TaskContext self = canceller.task;
-        if (!self.isRunningTaskWork()) {
-            if (self.hasPendingWork()) {
-                self.runTaskWork(false);
-            }
-            if (local != null && !local.isEmpty()) {
-                self.runList(local.list, false);
-            }
-        }
-        java.util.function.Predicate<Request> match;
-        if ((flags & io.jring.Cancel.ANY) != 0) {
-            match = r -> r != canceller;
-        } else if ((flags & io.jring.Cancel.FD) != 0) {
-            match = r -> r != canceller && r.fd == fd;
-        } else {
-            match = r -> r != canceller && r.userData == userData;
-        }
-        int count = 0;
-        IoWq.Cancellation c = iowq.cancel(w -> w instanceof Request r && r.ring == this && match.test(r)
-                && flagCancel(r), all);
-        count += c.cancelled();
-        boolean running = c.result() == IoWq.CancelResult.RUNNING;
-        if (all && running) {
-            count++;   // Linux counts a running match too (it signals the worker)
-        }
-        if (!all && (count > 0 || running)) {
-            return count > 0 ? 0 : -Errno.EALREADY;
-        }
-        for (Request r = armed.first(); r != null; r = r.armedNext) {
-            if (!r.pollCancelled && match.test(r)) {
-                issuer.cancelArmed(r);
-                count++;
-                if (!all) {
-                    return 0;
-                }
-            }
-        }
-        if ((flags & io.jring.Cancel.FD) == 0) {
-            int n = timeouts.cancel(match, all);
-            count += n;
-            if (!all && n > 0) {
-                return 0;
-            }
-        }
-        if (all) {
-            return count;   // ALL and ANY answer with the count, 0 included, as Linux
-        }
-        return running ? -Errno.EALREADY : -Errno.ENOENT;
-    }
-
-    /**
-     * A link timeout expired: cancels its target. 0, -EALREADY (running in io-wq: it is
-     * flagged, so it ends -ECANCELED rather than arm or block again), or -ENOENT. Armed
-     * requests are looked for first: a worker that just handed one over to its poll may
-     * still look busy to io-wq.
-     */
-    int cancelRequest(Request target) {
-        if (target.inArmedList) {
-            return issuer.cancelArmed(target) ? 0 : -Errno.EALREADY;
-        }
-        if (target.opcode == io.jring.Opcode.TIMEOUT && timeouts.cancel(r -> r == target, false) > 0) {
-            return 0;
-        }
-        IoWq.Cancellation c = iowq.cancel(w -> w == target && flagCancel(target), false);
-        if (c.cancelled() > 0) {
-            return 0;
-        }
-        if (c.result() == IoWq.CancelResult.RUNNING) {
-            return -Errno.EALREADY;
-        }
-        // In transit between a worker and its poll (its ARM task work is queued): the mark
-        // makes that task work end it with -ECANCELED instead of arming it.
-        target.markSideState(Request.SIDE_CANCEL);
-        target.cancelRequested = true;
-        return 0;
-    }
-
-    /** Marks a request a cancel found in io-wq (queued ones are removed; a running one sees the mark). */
-    private static boolean flagCancel(Request r) {
-        r.markSideState(Request.SIDE_CANCEL);
-        r.cancelRequested = true;
-        return true;
+        return asyncCancel.cancel(canceller, flags, userData, fd);
     }
 
     // =============================================================== MSG_RING
@@ -908,12 +829,18 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     /**
-     * io-wq worker, OPENAT with a file index: descriptor {@code fd} is handed to the
-     * request's task, which installs it ({@link #INSTALL_OPENED}). Returns
-     * {@link OpDef#ISSUE_QUEUED}: the request completes there.
+     * OPENAT, SOCKET or ACCEPT with a file index: descriptor {@code fd} goes into the fixed-file
+     * table as the request's file index asks (Linux's io_fixed_fd_install). {@code postingRight}:
+     * the caller issues inline or retries in the request's task, so the install happens now and
+     * the CQE keeps its place among the submit's: 0 (the slot for ALLOC) or the install's -errno.
+     * An io-wq worker hands {@code fd} to the request's task instead ({@link #INSTALL_OPENED}),
+     * and this returns {@link OpDef#ISSUE_QUEUED}.
      */
-    public int completeOpenDirect(Request req, int fd) {
-        issuer.completeInTask(req, fd, 0, INSTALL_OPENED, true, true);
+    public int installDirect(Request req, int fd, boolean postingRight) {
+        if (postingRight) {
+            return resources.files.installOwned(req.fileIndex, fd);
+        }
+        issuer.completeInTask(req, fd, req.cflags, INSTALL_OPENED, true, true);
         return OpDef.ISSUE_QUEUED;
     }
 

@@ -309,7 +309,7 @@ final class Timeouts {
         target.markSideState(Request.SIDE_LINK);
         target.link = lt.link;   // the chain goes on (or fails) from the target
         lt.link = null;
-        int r = cancel ? -Errno.ECANCELED : ring.cancelRequest(target);
+        int r = cancel ? -Errno.ECANCELED : ring.asyncCancel.cancelTarget(target);
         ring.poster.finishQuietly(lt, r == 0 ? -Errno.ETIME : r, skip);
     }
 

@@ -62,49 +62,69 @@ final class Timers {
         }
     }
 
+    /** Expired requests being handed to their tasks; the timer thread only. */
+    private Request[] fired = new Request[16];
+
+    /** The timer thread. It survives a throw: what had expired and was not yet taken stays in the heap. */
     private void run() {
-        Request[] fired = new Request[16];
         for (;;) {
-            int n = 0;
-            lock.lock();
             try {
-                for (;;) {
-                    if (stopping && size == 0) {
-                        return;
-                    }
-                    long now = System.nanoTime();
-                    while (size > 0 && (stopping || heap[0].deadline - now <= 0)) {
-                        if (n == fired.length) {
-                            fired = Arrays.copyOf(fired, n * 2);
-                        }
-                        Request r = heap[0];
-                        fired[n++] = r;
-                        removeAt(0);
-                        if (r.opcode == io.jring.Opcode.TIMEOUT) {
-                            ring.timeouts.expired();   // counted at expiry, as Linux's io_timeout_fn
-                        }
-                    }
-                    if (n > 0) {
-                        break;
-                    }
-                    if (size == 0) {
-                        changed.awaitUninterruptibly();
-                    } else {
-                        try {
-                            changed.awaitNanos(heap[0].deadline - now);
-                        } catch (InterruptedException e) {
-                            // the daemon timer thread is never interrupted on purpose; go on
-                        }
-                    }
+                if (!fireExpired()) {
+                    return;
                 }
-            } finally {
-                lock.unlock();
-            }
-            for (int i = 0; i < n; i++) {
-                ring.issuer.timerFired(fired[i]);
-                fired[i] = null;
+            } catch (Throwable t) {
+                Thread.yield();   // out of memory growing the batch, say: try again
             }
         }
+    }
+
+    /** Waits for expiries and hands each to its task; false once stopping with nothing armed. */
+    private boolean fireExpired() {
+        int n = 0;
+        lock.lock();
+        try {
+            for (;;) {
+                if (stopping && size == 0) {
+                    return false;
+                }
+                long now = System.nanoTime();
+                while (size > 0 && (stopping || heap[0].deadline - now <= 0)) {
+                    if (n == fired.length) {
+                        fired = Arrays.copyOf(fired, n * 2);
+                    }
+                    Request r = heap[0];
+                    fired[n++] = r;
+                    removeAt(0);
+                    if (r.opcode == io.jring.Opcode.TIMEOUT) {
+                        ring.timeouts.expired();   // counted at expiry, as Linux's io_timeout_fn
+                    }
+                }
+                if (n > 0) {
+                    break;
+                }
+                if (size == 0) {
+                    changed.awaitUninterruptibly();
+                } else {
+                    try {
+                        changed.awaitNanos(heap[0].deadline - now);
+                    } catch (InterruptedException e) {
+                        // the daemon timer thread is never interrupted on purpose; go on
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (int i = 0; i < n; i++) {
+            Request r = fired[i];
+            fired[i] = null;
+            try {
+                ring.issuer.timerFired(r);
+            } catch (Throwable t) {
+                // Queued before what threw (a wake, an event): the timer goes on with the rest.
+            }
+        }
+        return true;
     }
 
     /** close(), after every request finished: stops the thread. */

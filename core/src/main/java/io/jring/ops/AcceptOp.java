@@ -14,6 +14,10 @@ import io.jring.sys.SysCallContext;
  * {@code MORE} each, and stays armed; an error ends it (its CQE has no MORE). A CQE of a
  * TCP listener has {@code SOCK_NONEMPTY} when more connections wait.
  *
+ * With a file index (slot + 1, or {@code Sqe.FILE_INDEX_ALLOC}) the connection goes into the
+ * fixed-file table instead, as Linux's io_fixed_fd_install: res 0, the slot for ALLOC, or
+ * -ENXIO / -ENFILE / -EINVAL (the connection is used up then); a multishot accept must ALLOC.
+ *
  * {@code ACCEPT_DONTWAIT} makes "no connection waiting" the result (-EAGAIN) instead of a
  * wait; {@code ACCEPT_POLL_FIRST} waits for readiness before the first attempt (with
  * DONTWAIT, that is -EAGAIN at once: Linux 6.18 makes no attempt then).
@@ -40,6 +44,10 @@ final class AcceptOp extends OpDef {
         if ((req.opFlags & ~VALID_FLAGS) != 0 || (req.ioprio & ~IOPRIO_FLAGS) != 0
                 || req.len != 0 || req.off != 0 || req.addr != null || req.bufIndex != 0 || req.bufGroup != 0) {
             return -Errno.EINVAL;
+        }
+        if (req.fileIndex != 0 && ((req.opFlags & SocketCalls.SOCK_CLOEXEC) != 0
+                || (multishot(req) && req.fileIndex != Sqe.FILE_INDEX_ALLOC))) {
+            return -Errno.EINVAL;   // a slot has no close-on-exec; a multishot one needs a new slot each time
         }
         Files.resolveFdAtPrep(req);
         // addr3: 1 if the listening socket is O_NONBLOCK (its accept4 cannot block), -1 if
@@ -75,14 +83,15 @@ final class AcceptOp extends OpDef {
             // In io-wq only to report "nothing waiting" (pollMask 0): one attempt that does not
             // wait, with this thread's scratch. A multishot one found nothing inline already
             // and cannot post more CQEs from here.
-            return multishot(req) ? -Errno.EAGAIN : acceptOnce(req, true, SysCallContext.current());
+            return multishot(req) ? -Errno.EAGAIN : acceptOnce(req, true, SysCallContext.current(), false);
         }
         SysCallContext sc = NetOps.sys(req, nonBlocking);
+        boolean inTask = nonBlocking && !req.inWorker();
         if (!multishot(req)) {
-            return acceptOnce(req, nonBlocking, sc);
+            return acceptOnce(req, nonBlocking, sc, inTask);
         }
         for (;;) {
-            int r = acceptOnce(req, true, sc);
+            int r = acceptOnce(req, true, sc, true);
             if (r < 0) {
                 return r;   // -EAGAIN: (stay) armed; else the final CQE
             }
@@ -90,7 +99,12 @@ final class AcceptOp extends OpDef {
         }
     }
 
-    private static int acceptOnce(Request req, boolean nonBlocking, SysCallContext sc) {
+    /**
+     * One accept4. With a file index the connection goes into the fixed-file table (res 0, or
+     * the slot for FILE_INDEX_ALLOC, or the install's -errno, the connection then closed: it
+     * was taken from the queue, as in Linux); at once when {@code inTask} (the posting right).
+     */
+    private static int acceptOnce(Request req, boolean nonBlocking, SysCallContext sc, boolean inTask) {
         req.cflags = 0;
         if (req.addr3 == NOT_A_SOCKET) {
             return -Errno.ENOTSOCK;
@@ -101,9 +115,10 @@ final class AcceptOp extends OpDef {
         if (nonBlocking && req.addr3 == 0 && !NetOps.readyNow(sc, req.fd, NetOps.POLLIN)) {
             return -Errno.EAGAIN;
         }
-        int r = SocketCalls.accept4(sc, req.fd, req.opFlags);
+        boolean direct = req.fileIndex != 0;
+        int r = SocketCalls.accept4(sc, req.fd, direct ? req.opFlags | SocketCalls.SOCK_CLOEXEC : req.opFlags);
         req.cflags = r >= 0 ? moreWaiting(sc, req.fd) : 0;
-        return r;
+        return r >= 0 && direct ? req.ring.installDirect(req, r, inTask) : r;
     }
 
     /**

@@ -17,8 +17,9 @@ import io.jring.sys.SysCallContext;
  * a file index (liburing's io_uring_prep_openat_direct: slot + 1, or
  * {@code IORING_FILE_INDEX_ALLOC} for any free slot) the file goes into the fixed-file table
  * instead of being returned: res is 0 (the slot for ALLOC) or the install's -errno. jring
- * needs a descriptor for it where Linux needs none: the worker opens one close-on-exec and
- * the table takes it in the request's task (the posting right owns the table).
+ * needs a descriptor for it where Linux needs none: it opens one close-on-exec and the table
+ * takes it at once inline (the CQE keeps its place), or, from io-wq, in the request's task
+ * (the posting right owns the table).
  */
 final class OpenatOp extends OpDef {
     /** O_LARGEFILE, forced by io_uring's openat as by open(2) on 64-bit, except with O_PATH (x86_64 / aarch64 values). */
@@ -107,7 +108,7 @@ final class OpenatOp extends OpDef {
             return fd;
         }
         DirectFds.opened(fd, req.opFlags);
-        return fixed ? req.ring.completeOpenDirect(req, fd) : fd;
+        return fixed ? req.ring.installDirect(req, fd, nonBlocking && !req.inWorker()) : fd;
     }
 
     /** The inline attempt: a descriptor, an error that is the answer, or -EAGAIN to go to io-wq. */

@@ -10,10 +10,10 @@ import io.jring.sys.SocketCalls;
  * bits, as Linux reads it) and protocol in len, as liburing's prep fills them. Never blocks,
  * so it runs inline; result the new fd, or with a file index (slot + 1, or
  * {@code Sqe.FILE_INDEX_ALLOC}) the socket goes into the fixed-file table as OPENAT's does:
- * res 0 (the slot for ALLOC). As Linux's io_socket_prep, type flags other than
- * SOCK_NONBLOCK | SOCK_CLOEXEC, SOCK_CLOEXEC into a slot, addr, rw flags and a buffer index
- * fail at prep; an unknown domain or type fails when issued. FIXED_FILE is ignored (SOCKET
- * has no file to look up).
+ * res 0 (the slot for ALLOC), posted in order with the submit's other CQEs. As Linux's
+ * io_socket_prep, type flags other than SOCK_NONBLOCK | SOCK_CLOEXEC, SOCK_CLOEXEC into a
+ * slot, addr, rw flags and a buffer index fail at prep; an unknown domain or type fails when
+ * issued. FIXED_FILE is ignored (SOCKET has no file to look up).
  */
 final class SocketOp extends OpDef {
     /** Linux's SOCK_TYPE_MASK: the type proper; the bits above are flags. */
@@ -37,7 +37,7 @@ final class SocketOp extends OpDef {
         boolean fixed = req.fileIndex != 0;
         int type = (int) req.off | (fixed ? SocketCalls.SOCK_CLOEXEC : 0);
         int fd = SocketCalls.socket(NetOps.sys(req, nonBlocking), req.fd, type, req.len);
-        return fd >= 0 && fixed ? req.ring.completeOpenDirect(req, fd) : fd;
+        return fd >= 0 && fixed ? req.ring.installDirect(req, fd, nonBlocking && !req.inWorker()) : fd;
     }
 
     @Override

@@ -59,7 +59,11 @@ final class PollerThread extends TaskWork implements TaskWorkTarget {
                     continue;
                 }
                 batch = n;
-                owner.addTaskWork(this, TaskWorkKind.MPSC);
+                try {
+                    owner.addTaskWork(this, TaskWorkKind.MPSC);
+                } catch (Throwable t) {
+                    // Queued before what threw (a wake, an event): wait for its dispatch as usual.
+                }
                 while (batch != 0 && !stopping) {
                     LockSupport.parkNanos(this, 10_000_000L);
                 }

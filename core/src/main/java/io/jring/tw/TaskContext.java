@@ -68,6 +68,14 @@ public final class TaskContext {
     /** Owner-only nesting depth of {@link #enter}; plain. */
     private int depth;
 
+    /**
+     * The owner queued task work on its own lists (an inline failure completing through task
+     * work, a cancelled poll's -ECANCELED): its submit runs it before returning, as Linux runs
+     * task work on the way back to user space. Owner only, plain: set by {@link #addTaskWork}
+     * when the adder is the owner, cleared by {@link #takeSelfQueued}.
+     */
+    private boolean selfQueued;
+
     // Per-run state of runTaskWork: only the token holder touches it (plain).
     private TaskWorkTarget runTarget;
     private boolean runCancel;
@@ -159,6 +167,9 @@ public final class TaskContext {
         int bit = 1 << kind.ordinal();
         if ((usedKinds & bit) == 0) {
             markUsed(bit);
+        }
+        if (Thread.currentThread() == owner) {
+            selfQueued = true;
         }
         boolean wasEmpty = lists[kind.ordinal()].add(work);
         boolean woke = false;
@@ -423,6 +434,15 @@ public final class TaskContext {
     }
 
     // ---------------------------------------------------------------- running
+
+    /** Owner only: whether it queued task work for itself since it last asked (see {@link #selfQueued}). */
+    public boolean takeSelfQueued() {
+        if (!selfQueued) {
+            return false;
+        }
+        selfQueued = false;
+        return true;
+    }
 
     /** Any thread: true if any list has work (volatile-read quality). */
     public boolean hasPendingWork() {

@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +18,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The resources of one run of a {@link Scenario}: pipes, socket pairs and the temp file
+ * The resources of one run of a {@link Scenario}: pipes, socket pairs, TCP listeners and the temp file
  * named in its SQEs (created on first use), and native buffers. Each run (kernel or jring)
  * gets its own, so the two never share a descriptor. {@link #close()} closes what is left.
  */
@@ -62,11 +64,34 @@ final class ScenarioEnv implements AutoCloseable {
             return fd;
         }
         String base = name.substring(0, name.indexOf('.'));
+        if (base.startsWith("t")) {
+            return listener(base, Integer.parseInt(base.substring(1)), name);
+        }
         int[] pair = base.startsWith("p") ? Fds.pipe() : Fds.socketPair();
         String[] ends = base.startsWith("p") ? new String[] {".r", ".w"} : new String[] {".a", ".b"};
         fds.put(base + ends[0], pair[0]);
         fds.put(base + ends[1], pair[1]);
         open.add(pair);
+        Integer resolved = fds.get(name);
+        if (resolved == null) {
+            throw new IllegalArgumentException("unknown descriptor name " + name);
+        }
+        return resolved;
+    }
+
+    /**
+     * "tN.l": a TCP socket listening on loopback with N connections waiting to be accepted
+     * (loopback completes a connect before it returns); "tN.c": the first of their clients.
+     */
+    private int listener(String base, int pending, String name) {
+        int l = open.add(Fds.listenTcp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16));
+        fds.put(base + ".l", l);
+        for (int i = 0; i < pending; i++) {
+            int c = open.add(Fds.connectTcp(Fds.localAddress(l)));
+            if (i == 0) {
+                fds.put(base + ".c", c);
+            }
+        }
         Integer resolved = fds.get(name);
         if (resolved == null) {
             throw new IllegalArgumentException("unknown descriptor name " + name);

@@ -74,6 +74,7 @@ public final class Scenarios {
         LinkTimeoutCqeScenarios.add(all);
         PrepIssueScenarios.add(all);
         DataOpScenarios.add(all);
+        CancelOrderScenarios.add(all);
         return all;
     }
 

@@ -12,7 +12,8 @@ import io.jring.sys.SysCallContext;
  * kernel SQE through {@link SqeWriter}.
  *
  * <p>Descriptor names: {@code p0.r}/{@code p0.w} (pipe 0's ends), {@code s0.a}/{@code s0.b}
- * (socket pair 0), {@code file} (the scenario's temp file), {@code bad} (a number no
+ * (socket pair 0), {@code t3.l}/{@code t3.c} (a TCP listener with 3 connections waiting, and
+ * the first client), {@code file} (the scenario's temp file), {@code bad} (a number no
  * descriptor has), {@code #3} (the number 3 as it is: fixed-file index 3 with {@link #fixed()},
  * else descriptor 3; {@code #-1}, {@code #2147483647} for out-of-range numbers).
  *
