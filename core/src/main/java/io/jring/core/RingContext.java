@@ -83,9 +83,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     private final Sqe[] sqes;
     private final int sqMask;
-    /** Application thread only. */
+    /** The thread holding the submission side ({@link #claimSubmission}) only. */
     private int sqHead;
     private int sqTail;
+    /** The submission side's thread of a shared ring, or of a SINGLE_ISSUER ring before its owner. */
+    private final SideClaim sq;
 
     final CompletionQueue cq;
     final RequestPool pool;
@@ -151,12 +153,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** Shared rings: the context that submitted last (fast path of registration); plain, racy-benign. */
     private TaskContext lastSubmitter;
 
-    /**
-     * The thread blocked waiting for CQEs, if any. Written volatile by the waiter before it
-     * re-checks the CQ; read volatile by posters right after their volatile tail store
-     * (Dekker: one of them sees the other).
-     */
-    volatile TaskContext waiter;
     /** 0 open, 1 closing, 2 closed. CAS by close(), volatile reads everywhere. */
     volatile int closed;
 
@@ -187,6 +183,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             sqes[i] = API.newSqe();
         }
         this.sqMask = sqEntries - 1;
+        this.sq = new SideClaim(id, "submission", "it has SQEs it has not submitted, or is submitting");
         this.cq = new CompletionQueue(p.cqEntries());
         this.pool = new RequestPool(this, sqEntries);
         this.legacyMsgRing = p.legacyMsgRing();
@@ -312,8 +309,36 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== submission
 
+    /**
+     * The calling thread takes the submission side for {@code call}: a SINGLE_ISSUER ring's
+     * owner has it for good (others: EEXIST); otherwise it is {@link #sq}'s (EBUSY while
+     * another thread holds it), kept from the first getSqe to the end of the submit.
+     */
+    private void claimSubmission(String call) {
+        if (closed != 0) {
+            throw closedException();
+        }
+        if (singleIssuer) {
+            Thread o = owner;
+            if (o == Thread.currentThread()) {
+                return;
+            }
+            if (o != null) {
+                throw notOwner(o);
+            }
+        }
+        sq.claim(call);
+    }
+
+    /** End of a submit: a shared ring's submission side is free for any thread again. */
+    private void releaseSubmission() {
+        if (!singleIssuer) {
+            sq.release();
+        }
+    }
+
     public Sqe getSqe() {
-        checkUsable();
+        claimSubmission("getSqe");
         int tail = sqTail;
         if (tail - sqHead == sqEntries) {
             return null;
@@ -333,30 +358,41 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     public int submit() {
-        TaskContext tc = enter();
+        claimSubmission("submit");
         try {
-            if (tc.hasPendingWork()) {
-                tc.runTaskWork(false);
+            TaskContext tc = enter();
+            try {
+                if (tc.hasPendingWork()) {
+                    tc.runTaskWork(false);
+                }
+                return submitSqes(tc);
+            } finally {
+                tc.exit();
             }
-            return submitSqes(tc);
         } finally {
-            tc.exit();
+            releaseSubmission();
         }
     }
 
+    /** The wait is part of the submit: the submission side stays claimed until it returns. */
     public int submitAndWait(int waitNr) {
-        TaskContext tc = enter();
+        claimSubmission("submitAndWait");
         try {
-            if (tc.hasPendingWork()) {
-                tc.runTaskWork(false);
+            TaskContext tc = enter();
+            try {
+                if (tc.hasPendingWork()) {
+                    tc.runTaskWork(false);
+                }
+                int n = submitSqes(tc);
+                if (waitNr > 0) {
+                    reader.waitFor(tc, waitNr, 0L, true);
+                }
+                return n;
+            } finally {
+                tc.exit();
             }
-            int n = submitSqes(tc);
-            if (waitNr > 0) {
-                reader.waitFor(tc, waitNr, 0L);
-            }
-            return n;
         } finally {
-            tc.exit();
+            releaseSubmission();
         }
     }
 
@@ -394,12 +430,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== completion (posting side)
 
-    /** Wakes the thread waiting on this ring unless that is the caller. */
+    /** Wakes the threads waiting on this ring unless that is the caller. */
     void wakeWaiterIfOther() {
-        TaskContext w = waiter;
-        if (w != null && w.owner() != Thread.currentThread()) {
-            w.wakeSleeper();
-        }
+        cq.wakeWaitersIfOther();
     }
 
     /** Worker side of {@link Request#runInWorker()}. */
@@ -888,10 +921,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     @Override
     public void wakeHelpers() {
-        TaskContext w = waiter;
-        if (w != null) {
-            w.wakeSleeper();
-        }
+        cq.wakeWaiters();
     }
 
     // =============================================================== completion (reader side)
@@ -1016,9 +1046,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             if (pool.inFlight() == 0) {
                 break;
             }
-            waiter = me;
+            cq.setWaiter(false, me);
             LockSupport.parkNanos(this, 1_000_000L);
-            waiter = null;
+            cq.setWaiter(false, null);
         }
         while (remoteFds > 0) {
             // SEND_FD messages on their way in: their senders' requests wait for the result.
@@ -1027,9 +1057,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             if (remoteFds == 0) {
                 break;
             }
-            waiter = me;
+            cq.setWaiter(false, me);
             LockSupport.parkNanos(this, 1_000_000L);
-            waiter = null;
+            cq.setWaiter(false, null);
         }
         iowq.release();
         timers.close();
