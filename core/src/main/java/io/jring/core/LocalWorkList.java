@@ -15,8 +15,12 @@ import java.lang.invoke.VarHandle;
  * decrements it and only the add that takes it from 1 to 0 wakes the waiter, so a waiter
  * for N completions is woken once, not N times. Non-lazy adds (links, cancellation,
  * messages that must be seen at once) wake immediately.
+ *
+ * <p>The handshake (tested by jcstress): the owner arms the countdown with a volatile store,
+ * then re-checks the list (volatile read of its head); an adder pushes (a volatile
+ * read-modify-write), then reads the countdown (volatile). One of them sees the other.
  */
-final class LocalWorkList {
+public final class LocalWorkList {
     final TaskWorkList list;
 
     /**
@@ -36,12 +40,12 @@ final class LocalWorkList {
         }
     }
 
-    LocalWorkList(TaskWorkKind kind) {
+    public LocalWorkList(TaskWorkKind kind) {
         this.list = TaskWorkList.create(kind);
     }
 
     /** Any thread. {@code owner} is the ring owner's context (never null once requests exist). */
-    void add(TaskWork work, boolean lazy, TaskContext owner) {
+    public void add(TaskWork work, boolean lazy, TaskContext owner) {
         list.add(work);
         if (lazy) {
             // Only the add that brings the countdown to zero wakes the waiter.
@@ -55,12 +59,12 @@ final class LocalWorkList {
         }
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return list.isEmpty();
     }
 
     /** Owner: about to sleep waiting for {@code needed} more completions. */
-    void arm(int needed) {
+    public void arm(int needed) {
         COUNTDOWN.setVolatile(this, Math.max(needed, 1));
     }
 
