@@ -1,7 +1,6 @@
 package io.jring.core;
 
 import io.jring.Cqe;
-import io.jring.tw.TaskContext;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -17,13 +16,7 @@ import java.lang.invoke.VarHandle;
  * of task work); the <em>reader</em> (the application thread) reads the tail with acquire,
  * reads the slots, and advances the head with a release store so the poster never
  * overwrites a slot still being read.
- *
- * <p>Waiters (the kernel's {@code cq_wait}): a thread about to sleep for CQEs publishes
- * itself, then re-checks the CQ with {@link #readyForSleep}; the poster, right after the
- * volatile tail store of a flush, reads the waiters ({@link #wakeWaitersIfOther}). Both
- * sides store then load with volatile accesses, so one of them sees the other (Dekker):
- * either the waiter sees the new CQEs or the poster sees the waiter. Two slots, because
- * liburing lets one thread wait in submit-and-wait while another waits to reap.
+ * Threads sleeping for CQEs are in the ring's {@link CqWait}.
  */
 public final class CompletionQueue {
     private static final ApiAccess API = ApiAccess.get();
@@ -36,7 +29,8 @@ public final class CompletionQueue {
     /** Reader writes (setRelease), poster reads (getAcquire) to find free slots. */
     private int head;
     /** Poster writes (setVolatile in flush: the store must be ordered before the read of the
-     * ring's waiter that follows it), reader reads (getAcquire). */
+     * ring's waiters that follows it, see {@link CqWait}), reader reads (getAcquire; getVolatile
+     * in {@link #readyForSleep}). */
     private int tail;
 
     // Poster-only, plain.
@@ -44,15 +38,6 @@ public final class CompletionQueue {
     private boolean overflowing;
     private int localTail;
     private int cachedHead;
-
-    /**
-     * The thread waiting to reap (waitCqe; close() too), and the one waiting in
-     * submitAndWait, or null. Each written volatile by its waiter before it re-checks the
-     * CQ, cleared by it after; read volatile by the poster after its tail store (see the
-     * class comment).
-     */
-    private volatile TaskContext reapWaiter;
-    private volatile TaskContext submitWaiter;
 
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
@@ -129,51 +114,8 @@ public final class CompletionQueue {
     }
 
     /**
-     * Poster, after a {@link #flush} that published: wakes the waiters that are not the
-     * calling thread (a poster that is itself a waiter is awake). Returns true if it woke one.
-     */
-    public boolean wakeWaitersIfOther() {
-        Thread me = Thread.currentThread();
-        boolean woke = false;
-        TaskContext w = reapWaiter;
-        if (w != null && w.owner() != me) {
-            w.wakeSleeper();
-            woke = true;
-        }
-        w = submitWaiter;
-        if (w != null && w.owner() != me) {
-            w.wakeSleeper();
-            woke = true;
-        }
-        return woke;
-    }
-
-    /** Any thread: wakes both waiters (to help an away submitter, or to notice close()). */
-    void wakeWaiters() {
-        TaskContext w = reapWaiter;
-        if (w != null) {
-            w.wakeSleeper();
-        }
-        w = submitWaiter;
-        if (w != null) {
-            w.wakeSleeper();
-        }
-    }
-
-    /**
-     * A waiter publishes itself ({@code submitSide}: waiting in submitAndWait) before its
-     * re-check with {@link #readyForSleep}, or clears its slot ({@code tc} null) after.
-     */
-    public void setWaiter(boolean submitSide, TaskContext tc) {
-        if (submitSide) {
-            submitWaiter = tc;
-        } else {
-            reapWaiter = tc;
-        }
-    }
-
-    /**
-     * Waiter, after {@link #setWaiter}: the ready count for its last look before it sleeps.
+     * Waiter, after it published itself in the ring's {@link CqWait}: the ready count for its
+     * last look before it sleeps.
      * A volatile read of the tail: an acquire load after the waiter's volatile store would
      * not be ordered with it (store-load needs both sides sequentially consistent).
      */

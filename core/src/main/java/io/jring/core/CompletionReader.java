@@ -287,7 +287,7 @@ final class CompletionReader {
      * The wait loop (DESIGN.md section 4): run task work; enough CQEs -> done; else publish
      * "sleeping" (and the countdown for DEFER_TASKRUN), re-check, park. Token held on entry
      * and exit. Returns false on timeout ({@code deadline} 0 = none). {@code submitSide}: a
-     * submitAndWait, which may wait beside a thread that reaps (see {@link CompletionQueue}).
+     * submitAndWait, which may wait beside a thread that reaps (see {@link CqWait}).
      */
     boolean waitFor(TaskContext tc, int n, long deadline, boolean submitSide) {
         boolean harvested = false;
@@ -324,7 +324,7 @@ final class CompletionReader {
             if (dioWait && spinForDevice(tc, dio, n, waitStart, deadline)) {
                 continue;
             }
-            cq.setWaiter(submitSide, tc);
+            ring.cqWait.set(submitSide, tc);
             if (local != null) {
                 local.arm(n - cq.ready());
             }
@@ -366,7 +366,7 @@ final class CompletionReader {
                 p.dispatchPending(events);
                 tc.afterPollSleep();
             }
-            cq.setWaiter(submitSide, null);
+            ring.cqWait.set(submitSide, null);
         }
     }
 

@@ -152,6 +152,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private final Object pollUsersLock = new Object();
     /** Shared rings: the context that submitted last (fast path of registration); plain, racy-benign. */
     private TaskContext lastSubmitter;
+    /** The threads sleeping for this ring's CQEs. */
+    final CqWait cqWait;
 
     /** 0 open, 1 closing, 2 closed. CAS by close(), volatile reads everywhere. */
     volatile int closed;
@@ -199,6 +201,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             this.iowq = new IoWq("r" + id, IoWq.defaultMaxBounded(sqEntries), IoWq.DEFAULT_MAX_UNBOUND);
         }
         this.reader = new CompletionReader(this, p.waitSpinNanos());
+        this.cqWait = new CqWait();
     }
 
     public int id() {
@@ -432,7 +435,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     /** Wakes the threads waiting on this ring unless that is the caller. */
     void wakeWaiterIfOther() {
-        cq.wakeWaitersIfOther();
+        cqWait.wakeIfOther();
     }
 
     /** Worker side of {@link Request#runInWorker()}. */
@@ -921,7 +924,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     @Override
     public void wakeHelpers() {
-        cq.wakeWaiters();
+        cqWait.wakeAll();
     }
 
     // =============================================================== completion (reader side)
@@ -1046,9 +1049,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             if (pool.inFlight() == 0) {
                 break;
             }
-            cq.setWaiter(false, me);
+            cqWait.set(false, me);
             LockSupport.parkNanos(this, 1_000_000L);
-            cq.setWaiter(false, null);
+            cqWait.set(false, null);
         }
         while (remoteFds > 0) {
             // SEND_FD messages on their way in: their senders' requests wait for the result.
@@ -1057,9 +1060,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             if (remoteFds == 0) {
                 break;
             }
-            cq.setWaiter(false, me);
+            cqWait.set(false, me);
             LockSupport.parkNanos(this, 1_000_000L);
-            cq.setWaiter(false, null);
+            cqWait.set(false, null);
         }
         iowq.release();
         timers.close();

@@ -5,6 +5,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import io.jring.core.CompletionQueue;
+import io.jring.core.CqWait;
 import io.jring.tw.TaskContext;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -13,8 +14,8 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * A thread waiting for CQEs against a poster on another thread ({@link CompletionQueue}'s
- * waiter slots, the code the ring's wait loop and its poster run): the waiter publishes
+ * A thread waiting for CQEs against a poster on another thread ({@link CqWait} and
+ * {@link CompletionQueue}, the code the ring's wait loop and its poster run): the waiter publishes
  * itself, then takes its last look at the CQ before it would sleep; the poster fills a
  * CQE, publishes the tail and wakes the waiters that are not itself. A lost wakeup is the
  * waiter seeing no CQE while the poster wakes nobody. Both slots: a thread waiting to reap,
@@ -28,6 +29,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "lost wakeup")
 public abstract class CompletionWaitTest {
     private final CompletionQueue cq = new CompletionQueue(2);
+    private final CqWait waiters = new CqWait();
     private final boolean submitSide;
 
     CompletionWaitTest(boolean submitSide) {
@@ -36,11 +38,11 @@ public abstract class CompletionWaitTest {
 
     final void post(II_Result r) {
         cq.post(1L, 0, 0);
-        r.r1 = cq.flush() && cq.wakeWaitersIfOther() ? 1 : 0;
+        r.r1 = cq.flush() && waiters.wakeIfOther() ? 1 : 0;
     }
 
     final void await(II_Result r) {
-        cq.setWaiter(submitSide, Waiters.shared());
+        waiters.set(submitSide, Waiters.shared());
         r.r2 = cq.readyForSleep() < 1 ? 1 : 0;
     }
 
