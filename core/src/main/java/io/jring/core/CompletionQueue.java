@@ -16,8 +16,9 @@ import java.lang.invoke.VarHandle;
  * of task work); the <em>reader</em> (the application thread) reads the tail with acquire,
  * reads the slots, and advances the head with a release store so the poster never
  * overwrites a slot still being read.
+ * Threads sleeping for CQEs are in the ring's {@link CqWait}.
  */
-final class CompletionQueue {
+public final class CompletionQueue {
     private static final ApiAccess API = ApiAccess.get();
 
     private final Cqe[] slots;
@@ -28,7 +29,8 @@ final class CompletionQueue {
     /** Reader writes (setRelease), poster reads (getAcquire) to find free slots. */
     private int head;
     /** Poster writes (setVolatile in flush: the store must be ordered before the read of the
-     * ring's waiter that follows it), reader reads (getAcquire). */
+     * ring's waiters that follows it, see {@link CqWait}), reader reads (getAcquire; getVolatile
+     * in {@link #readyForSleep}). */
     private int tail;
 
     // Poster-only, plain.
@@ -50,7 +52,7 @@ final class CompletionQueue {
         }
     }
 
-    CompletionQueue(int entries) {
+    public CompletionQueue(int entries) {
         this.entries = entries;
         this.mask = entries - 1;
         this.slots = new Cqe[entries];
@@ -66,7 +68,7 @@ final class CompletionQueue {
     // ---------------------------------------------------------------- poster side
 
     /** Fills the next slot, or appends to the overflow list. Returns false if it overflowed. */
-    boolean post(long userData, int res, int flags) {
+    public boolean post(long userData, int res, int flags) {
         if (!overflowing && hasRoom()) {
             int t = localTail;
             API.fillCqe(slots[t & mask], userData, res, flags);
@@ -102,13 +104,23 @@ final class CompletionQueue {
     }
 
     /** Publishes filled slots. Returns true if anything new became visible. */
-    boolean flush() {
+    public boolean flush() {
         int t = localTail;
         if (t != (int) TAIL.getOpaque(this)) {
             TAIL.setVolatile(this, t);
             return true;
         }
         return false;
+    }
+
+    /**
+     * Waiter, after it published itself in the ring's {@link CqWait}: the ready count for its
+     * last look before it sleeps.
+     * A volatile read of the tail: an acquire load after the waiter's volatile store would
+     * not be ordered with it (store-load needs both sides sequentially consistent).
+     */
+    public int readyForSleep() {
+        return (int) TAIL.getVolatile(this) - (int) HEAD.getOpaque(this);
     }
 
     /** Poster (exact) or reader (a hint: a stale false only delays the move until the next entry). */

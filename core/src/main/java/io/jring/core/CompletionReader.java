@@ -14,7 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  * consume; run task work on entry; move overflow in as room appears; help away submitters of
  * a shared ring; sleep with the published-sleeping / re-check / park protocol. Called by the
  * application thread through {@link RingContext}; the token is taken with the ring's
- * {@code enter()}.
+ * {@code enter()}. On a shared ring the reaping calls hold the completion side
+ * ({@link SideClaim}): from a peekCqe or waitCqe that returned a CQE until its cqeSeen, and
+ * for the whole of a forEachCqe; a SINGLE_ISSUER ring's owner has it for good.
  */
 final class CompletionReader {
     private final RingContext ring;
@@ -22,8 +24,15 @@ final class CompletionReader {
     private final LocalWorkList local;
     private final boolean singleIssuer;
     private final CompletionSpin spin;
-    /** SINGLE_ISSUER rings: reader calls of threads other than the owner. */
+    /** SINGLE_ISSUER rings: reader calls of threads other than the owner, once it has ended. */
     private final ForeignReader foreign;
+    /** The completion side's thread of a shared ring; null on a SINGLE_ISSUER ring. */
+    private final SideClaim side;
+    /**
+     * forEachCqe calls running on the holder's stack (a handler may reap too): the side is
+     * let go only when the outermost ends. The holder's alone, plain.
+     */
+    private int iterating;
 
     CompletionReader(RingContext ring, long waitSpinNanos) {
         this.ring = ring;
@@ -32,6 +41,8 @@ final class CompletionReader {
         this.singleIssuer = ring.singleIssuer;
         this.spin = new CompletionSpin(waitSpinNanos);
         this.foreign = singleIssuer ? new ForeignReader(ring) : null;
+        this.side = singleIssuer ? null
+                : new SideClaim(ring.id, "completion", "it holds a CQE it has not marked seen, or is reaping");
     }
 
     /**
@@ -57,6 +68,28 @@ final class CompletionReader {
         return false;
     }
 
+    /** The calling thread takes the completion side for {@code call} (EBUSY if another holds it). */
+    private void claim(String call) {
+        ring.checkUsable();
+        if (side != null) {
+            side.claim(call);
+        }
+    }
+
+    /** Holder: marks a call that may block, so its side is not handed over meanwhile (see SideClaim). */
+    private void blocking(boolean inCall) {
+        if (side != null) {
+            side.blocking(inCall);
+        }
+    }
+
+    /** Holder: no CQE in hand any more; unless a forEachCqe is still running, the side is free. */
+    private void letGo() {
+        if (side != null && iterating == 0) {
+            side.release();
+        }
+    }
+
     /** Any thread may look at the CQ (it is shared memory in Linux). */
     public int cqReady() {
         ring.checkOpen();
@@ -67,66 +100,110 @@ final class CompletionReader {
         if (checkForeign()) {
             return foreign.peekCqe();
         }
+        claim("peekCqe");
         Cqe c = cq.peek();
         if (c != null) {
             return c;
         }
-        catchUp();
-        return cq.peek();
+        try {
+            catchUp();
+            c = cq.peek();
+        } finally {
+            if (c == null) {
+                letGo();
+            }
+        }
+        return c;
     }
 
     public Cqe waitCqe() {
-        return waitOne(-1L);
+        return waitOne(-1L, "waitCqe");
     }
 
     /** Waits up to {@code nanos}; null on timeout. */
     public Cqe waitCqe(long nanos) {
-        return waitOne(Math.max(nanos, 0L));
+        return waitOne(Math.max(nanos, 0L), "waitCqe");
     }
 
     /** One CQE, waiting up to {@code nanos} (-1 = forever); null on timeout. */
-    private Cqe waitOne(long nanos) {
-        boolean other = checkForeign();
+    private Cqe waitOne(long nanos, String call) {
+        if (checkForeign()) {
+            return foreign.waitCqe(nanos < 0 ? 0L : Math.max(1L, System.nanoTime() + nanos));
+        }
+        claim(call);
         Cqe c = cq.peek();
         if (c != null) {
             return c;
         }
-        long deadline = 0L;
-        if (nanos >= 0) {
-            deadline = System.nanoTime() + nanos;
-            if (deadline == 0L) {
-                deadline = 1L;   // 0 means "no deadline" to waitFor
-            }
-        }
-        if (other) {
-            return foreign.waitCqe(deadline);
-        }
-        TaskContext tc = ring.enter();
         try {
-            if (!waitFor(tc, 1, deadline)) {
-                return null;
+            long deadline = 0L;
+            if (nanos >= 0) {
+                deadline = System.nanoTime() + nanos;
+                if (deadline == 0L) {
+                    deadline = 1L;   // 0 means "no deadline" to waitFor
+                }
+            }
+            TaskContext tc = ring.enter();
+            try {
+                blocking(true);
+                try {
+                    if (waitFor(tc, 1, deadline, false)) {
+                        c = cq.peek();
+                    }
+                } finally {
+                    blocking(false);
+                }
+            } finally {
+                tc.exit();
             }
         } finally {
-            tc.exit();
+            if (c == null) {
+                letGo();
+            }
         }
-        return cq.peek();
+        return c;
     }
 
     public void cqeSeen(Cqe cqe) {
-        checkForeign();
-        if (cq.ready() <= 0) {
-            throw new IoUringException(Errno.EINVAL, "cqeSeen without a ready CQE");
+        if (checkForeign()) {
+            if (cq.ready() <= 0) {
+                throw new IoUringException(Errno.EINVAL, "cqeSeen without a ready CQE");
+            }
+            cq.advance(1);
+            return;
         }
-        cq.advance(1);
+        claim("cqeSeen");
+        try {
+            if (cq.ready() <= 0) {
+                throw new IoUringException(Errno.EINVAL, "cqeSeen without a ready CQE");
+            }
+            cq.advance(1);
+        } finally {
+            letGo();
+        }
     }
 
     public int forEachCqe(CqeHandler handler) {
-        boolean other = checkForeign();
-        int n = drainReady(handler);
-        if (n > 0 && !cq.hasOverflow()) {
-            return n;
+        if (checkForeign()) {
+            int n = drainReady(handler);
+            return n > 0 && !cq.hasOverflow() ? n : n + forEachCqeSlow(handler, true);
         }
-        return n + forEachCqeSlow(handler, other);
+        claim("forEachCqe");
+        iterating++;
+        blocking(true);   // the handler may block
+        try {
+            int n = drainReady(handler);
+            if (n > 0 && !cq.hasOverflow()) {
+                return n;
+            }
+            return n + forEachCqeSlow(handler, false);
+        } finally {
+            iterating--;
+            if (iterating == 0) {
+                blocking(false);
+            }
+            letGo();
+        }
     }
 
     /** Consumes the CQEs already published: the common, small path (inlines well). */
@@ -146,12 +223,12 @@ final class CompletionReader {
     }
 
     /** Nothing was ready, or overflow waits: run task work, move overflow in, drain again. */
-    private int forEachCqeSlow(CqeHandler handler, boolean other) {
+    private int forEachCqeSlow(CqeHandler handler, boolean foreignReader) {
         int n = 0;
         boolean caughtUp = false;
         for (;;) {
             if (!caughtUp || cq.hasOverflow()) {
-                if (other) {
+                if (foreignReader) {
                     foreign.catchUp();
                 } else {
                     catchUp();
@@ -272,9 +349,10 @@ final class CompletionReader {
     /**
      * The wait loop (DESIGN.md section 4): run task work; enough CQEs -> done; else publish
      * "sleeping" (and the countdown for DEFER_TASKRUN), re-check, park. Token held on entry
-     * and exit. Returns false on timeout ({@code deadline} 0 = none).
+     * and exit. Returns false on timeout ({@code deadline} 0 = none). {@code submitSide}: a
+     * submitAndWait, which may wait beside a thread that reaps (see {@link CqWait}).
      */
-    boolean waitFor(TaskContext tc, int n, long deadline) {
+    boolean waitFor(TaskContext tc, int n, long deadline, boolean submitSide) {
         boolean harvested = false;
         for (;;) {
             reapDirect();
@@ -309,7 +387,7 @@ final class CompletionReader {
             if (dioWait && spinForDevice(tc, dio, n, waitStart, deadline)) {
                 continue;
             }
-            ring.waiter = tc;
+            ring.cqWait.set(submitSide, tc);
             if (local != null) {
                 local.arm(n - cq.ready());
             }
@@ -321,7 +399,7 @@ final class CompletionReader {
             // Device completions already in the AIO ring: take them (next pass) rather than enter epoll_wait.
             boolean sleep = !tc.hasPendingWork()
                     && (local == null || local.isEmpty())
-                    && cq.ready() < n
+                    && cq.readyForSleep() < n
                     && ring.closed == 0
                     && (singleIssuer || !submittersHaveWork(tc))
                     && !(dioWait && dio.hasCompletions());
@@ -351,7 +429,7 @@ final class CompletionReader {
                 p.dispatchPending(events);
                 tc.afterPollSleep();
             }
-            ring.waiter = null;
+            ring.cqWait.set(submitSide, null);
         }
     }
 

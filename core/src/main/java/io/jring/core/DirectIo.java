@@ -53,8 +53,8 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * <p>Threads: {@link #submit} runs under the ring's posting right, and so does the slot
  * release in the completion's task work, so the free-slot stack is plain. The slot table is
  * written by the submitter before {@code io_submit} (release) and read by a reaping thread
- * after it saw the event (acquire). {@link #inFlight} is written under the posting
- * right (opaque) and read by the reaper as a hint. {@link #waiters}/{@link #waitEpoch} are
+ * after it saw the event (acquire). The in-flight count and the reaper's idle sleep are
+ * {@link ReaperIdle}'s (its handshake is tested by jcstress). {@link #waiters}/{@link #waitEpoch} are
  * written by waiting threads (atomic; {@link #visit} bumps the epoch with an opaque
  * increment) and read by the reaper (volatile), as hints: a missed one only lets the
  * reaper reap once while a waiter is around, which is correct, just slower. {@link #stopping}
@@ -106,16 +106,14 @@ final class DirectIo implements Poller.PersistentSource {
     /** The thread last registered for caller completions of this ring (posting right, plain). */
     private Thread callerRegistered;
     private int nFree;
-    private int inFlight;
+    private final ReaperIdle idle = new ReaperIdle();
     private final Thread reaper;
     private volatile boolean stopping;
-    private volatile boolean reaperIdle;
     private volatile int waiters;
     private volatile long waitEpoch;
     private volatile int reapGuard;
 
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Request[].class);
-    private static final VarHandle IN_FLIGHT;
     private static final VarHandle WAITERS;
     private static final VarHandle WAIT_EPOCH;
     private static final VarHandle REAP_GUARD;
@@ -123,7 +121,6 @@ final class DirectIo implements Poller.PersistentSource {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            IN_FLIGHT = l.findVarHandle(DirectIo.class, "inFlight", int.class);
             WAITERS = l.findVarHandle(DirectIo.class, "waiters", int.class);
             WAIT_EPOCH = l.findVarHandle(DirectIo.class, "waitEpoch", long.class);
             REAP_GUARD = l.findVarHandle(DirectIo.class, "reapGuard", int.class);
@@ -226,7 +223,7 @@ final class DirectIo implements Poller.PersistentSource {
         req.markSideState(Request.SIDE_IO);
         req.aioSlot = slot;
         SLOTS.setRelease(slots, slot, req);
-        IN_FLIGHT.setOpaque(this, inFlight + 1);
+        idle.add(1);
         return 0;
     }
 
@@ -270,8 +267,7 @@ final class DirectIo implements Poller.PersistentSource {
             }
         }
         nPending = 0;
-        if (reaperIdle) {
-            reaperIdle = false;
+        if (idle.wakeAfterSubmit()) {
             LockSupport.unpark(reaper);
         }
     }
@@ -288,7 +284,7 @@ final class DirectIo implements Poller.PersistentSource {
     private void freeSlot(int slot) {
         slotFile[slot] = null;
         freeSlots[nFree++] = slot;
-        IN_FLIGHT.setOpaque(this, inFlight - 1);
+        idle.add(-1);
     }
 
     /**
@@ -340,7 +336,7 @@ final class DirectIo implements Poller.PersistentSource {
 
     /** Any thread, as a hint: requests are with the device. */
     boolean busy() {
-        return (int) IN_FLIGHT.getOpaque(this) > 0;
+        return idle.busy();
     }
 
     /**
@@ -457,22 +453,21 @@ final class DirectIo implements Poller.PersistentSource {
             MemorySegment timeout = a.allocate(16, 8);
             timeout.set(JAVA_LONG, 0, 0L);
             timeout.set(JAVA_LONG, 8, REAP_TIMEOUT_NANOS);
-            int idle = 0;
+            int idleChecks = 0;
             while (!stopping) {
                 if (!busy()) {
-                    if (++idle >= IDLE_CHECKS) {
-                        idle = 0;
-                        reaperIdle = true;
-                        if (!busy() && !stopping) {
-                            LockSupport.park(this);
+                    if (++idleChecks >= IDLE_CHECKS) {
+                        idleChecks = 0;
+                        if (idle.idleNow() && !stopping) {
+                            LockSupport.park(this);   // close() sets stopping, then unparks
                         }
-                        reaperIdle = false;
+                        idle.awake();
                     } else {
                         LockSupport.parkNanos(this, REAPER_GRACE_NANOS);
                     }
                     continue;
                 }
-                idle = 0;
+                idleChecks = 0;
                 long epoch = waitEpoch;
                 if (waiters > 0) {
                     LockSupport.parkNanos(this, REAPER_GRACE_NANOS);

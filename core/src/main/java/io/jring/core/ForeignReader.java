@@ -94,12 +94,12 @@ final class ForeignReader {
             }
             // Published before the re-check; posters read it after their tail store, and
             // adders for an away owner wake it through the ring (see TaskContext).
-            ring.waiter = me;
+            ring.cqWait.set(false, me);
             TaskContext oc = ring.ownerContext();
             if (cq.ready() == 0 && ring.closed == 0 && (oc == null || !oc.isAwayWithWork())) {
                 LockSupport.parkNanos(ring, park);
             }
-            ring.waiter = null;
+            ring.cqWait.set(false, null);
         }
     }
 }

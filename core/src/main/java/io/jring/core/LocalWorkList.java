@@ -16,8 +16,12 @@ import java.lang.invoke.VarHandle;
  * decrements it and only the add that takes it from 1 to 0 wakes the waiter, so a waiter
  * for N completions is woken once, not N times. Non-lazy adds (links, cancellation,
  * messages that must be seen at once) wake immediately.
+ *
+ * <p>The handshake (tested by jcstress): the owner arms the countdown with a volatile store,
+ * then re-checks the list (volatile read of its head); an adder pushes (a volatile
+ * read-modify-write), then reads the countdown (volatile). One of them sees the other.
  */
-final class LocalWorkList implements LocalWork {
+public final class LocalWorkList implements LocalWork {
     final TaskWorkList list;
 
     /**
@@ -37,12 +41,12 @@ final class LocalWorkList implements LocalWork {
         }
     }
 
-    LocalWorkList(TaskWorkKind kind) {
+    public LocalWorkList(TaskWorkKind kind) {
         this.list = TaskWorkList.create(kind);
     }
 
     /** Any thread. {@code owner} is the ring owner's context (never null once requests exist). */
-    void add(TaskWork work, boolean lazy, TaskContext owner) {
+    public void add(TaskWork work, boolean lazy, TaskContext owner) {
         if (list.add(work)) {
             owner.rings().localWorkAdded();   // a gone owner's work goes to the fallback
         }
@@ -69,7 +73,7 @@ final class LocalWorkList implements LocalWork {
     }
 
     /** Owner: about to sleep waiting for {@code needed} more completions. */
-    void arm(int needed) {
+    public void arm(int needed) {
         COUNTDOWN.setVolatile(this, Math.max(needed, 1));
     }
 

@@ -90,9 +90,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     private final Sqe[] sqes;
     private final int sqMask;
-    /** Application thread only. */
+    /** The thread holding the submission side ({@link #claimSubmission}) only. */
     private int sqHead;
     private int sqTail;
+    /** The submission side's thread of a shared ring, or of a SINGLE_ISSUER ring before its owner. */
+    private final SideClaim sq;
 
     final CompletionQueue cq;
     final RequestPool pool;
@@ -161,13 +163,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private final Object pollUsersLock = new Object();
     /** Shared rings: the context that submitted last (fast path of registration); plain, racy-benign. */
     private TaskContext lastSubmitter;
+    /** The threads sleeping for this ring's CQEs. */
+    final CqWait cqWait;
 
-    /**
-     * The thread blocked waiting for CQEs, if any. Written volatile by the waiter before it
-     * re-checks the CQ; read volatile by posters right after their volatile tail store
-     * (Dekker: one of them sees the other).
-     */
-    volatile TaskContext waiter;
     /** 0 open, 1 closing, 2 closed. CAS by close(), volatile reads everywhere. */
     volatile int closed;
 
@@ -198,6 +196,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             sqes[i] = API.newSqe();
         }
         this.sqMask = sqEntries - 1;
+        this.sq = new SideClaim(id, "submission", "it has SQEs it has not submitted, or is submitting");
         this.cq = new CompletionQueue(p.cqEntries());
         this.pool = new RequestPool(this, sqEntries);
         this.legacyMsgRing = p.legacyMsgRing();
@@ -213,6 +212,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             this.iowq = new IoWq("r" + id, IoWq.defaultMaxBounded(sqEntries), IoWq.UNBOUND_FROM_RLIMIT);
         }
         this.reader = new CompletionReader(this, p.waitSpinNanos());
+        this.cqWait = new CqWait();
     }
 
     public int id() {
@@ -365,8 +365,36 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== submission
 
+    /**
+     * The calling thread takes the submission side for {@code call}: a SINGLE_ISSUER ring's
+     * owner has it for good (others: EEXIST); otherwise it is {@link #sq}'s (EBUSY while
+     * another thread holds it), kept from the first getSqe to the end of the submit.
+     */
+    private void claimSubmission(String call) {
+        if (closed != 0) {
+            throw closedException();
+        }
+        if (singleIssuer) {
+            Thread o = owner;
+            if (o == Thread.currentThread()) {
+                return;
+            }
+            if (o != null) {
+                throw notOwner(o);
+            }
+        }
+        sq.claim(call);
+    }
+
+    /** End of a submit: a shared ring's submission side is free for any thread again. */
+    private void releaseSubmission() {
+        if (!singleIssuer) {
+            sq.release();
+        }
+    }
+
     public Sqe getSqe() {
-        checkUsable();
+        claimSubmission("getSqe");
         int tail = sqTail;
         if (tail - sqHead == sqEntries) {
             return null;
@@ -386,34 +414,50 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     public int submit() {
-        TaskContext tc = enter();
+        claimSubmission("submit");
         try {
-            if (tc.hasPendingWork()) {
-                tc.runTaskWork(false);
+            TaskContext tc = enter();
+            try {
+                if (tc.hasPendingWork()) {
+                    tc.runTaskWork(false);
+                }
+                int n = submitSqes(tc);
+                if (tc.takeSelfQueued()) {
+                    tc.runTaskWork(false);   // what this submit queued for its task, as io_uring_enter's way out
+                }
+                return n;
+            } finally {
+                tc.exit();
             }
-            int n = submitSqes(tc);
-            if (tc.takeSelfQueued()) {
-                tc.runTaskWork(false);   // what this submit queued for its task, as io_uring_enter's way out
-            }
-            return n;
         } finally {
-            tc.exit();
+            releaseSubmission();
         }
     }
 
+    /** The wait is part of the submit: the submission side stays claimed until it returns. */
     public int submitAndWait(int waitNr) {
-        TaskContext tc = enter();
+        claimSubmission("submitAndWait");
         try {
-            if (tc.hasPendingWork()) {
-                tc.runTaskWork(false);
+            TaskContext tc = enter();
+            try {
+                if (tc.hasPendingWork()) {
+                    tc.runTaskWork(false);
+                }
+                int n = submitSqes(tc);
+                if (waitNr > 0) {
+                    sq.blocking(true);   // not handed over while it waits (SideClaim)
+                    try {
+                        reader.waitFor(tc, waitNr, 0L, true);
+                    } finally {
+                        sq.blocking(false);
+                    }
+                }
+                return n;
+            } finally {
+                tc.exit();
             }
-            int n = submitSqes(tc);
-            if (waitNr > 0) {
-                reader.waitFor(tc, waitNr, 0L);
-            }
-            return n;
         } finally {
-            tc.exit();
+            releaseSubmission();
         }
     }
 
@@ -451,12 +495,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== completion (posting side)
 
-    /** Wakes the thread waiting on this ring unless that is the caller. */
+    /** Wakes the threads waiting on this ring unless that is the caller. */
     void wakeWaiterIfOther() {
-        TaskContext w = waiter;
-        if (w != null && w.owner() != Thread.currentThread()) {
-            w.wakeSleeper();
-        }
+        cqWait.wakeIfOther();
     }
 
     /** Worker side of {@link Request#runInWorker()}. */
@@ -870,10 +911,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     @Override
     public void wakeHelpers() {
-        TaskContext w = waiter;
-        if (w != null) {
-            w.wakeSleeper();
-        }
+        cqWait.wakeAll();
     }
 
     // =============================================================== completion (reader side)
@@ -1038,9 +1076,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     /** close(): waits up to 1 ms for in-flight work to end; true if it was interrupted meanwhile (flag cleared). */
     private boolean parkForClose(TaskContext me) {
-        waiter = me;
+        cqWait.set(false, me);
         LockSupport.parkNanos(this, 1_000_000L);
-        waiter = null;
+        cqWait.set(false, null);
         return Thread.interrupted();
     }
 

@@ -303,10 +303,18 @@ public final class TaskContext {
             return;
         }
         STATE.setVolatile(this, FREE);
+        tellAboutWorkLeft();
+    }
+
+    /**
+     * Whoever just gave the token back as FREE (volatile store, then the lists' volatile
+     * reads: Dekker with an adder's push and state read): work that arrived after its last
+     * run found the token taken and woke nobody. A thread waiting on one of the owner's
+     * shared rings may need it, and if the owner never comes back the watcher hands the work
+     * to the fallback.
+     */
+    private void tellAboutWorkLeft() {
         if (hasPendingWork()) {
-            // Work arrived while we were inside, after our last run: its adder saw ACTIVE and
-            // woke nobody. A thread waiting on one of our rings may need it, and if this
-            // thread never comes back its exit watch hands the work to the fallback.
             for (HelperWaker w : rings.wakers()) {
                 w.wakeHelpers();
             }
@@ -388,10 +396,7 @@ public final class TaskContext {
         try {
             action.run();
         } finally {
-            STATE.setVolatile(this, s);
-            if (s == SLEEPING) {
-                wakeSleeper();
-            }
+            giveBack(s);
         }
         return true;
     }
@@ -418,10 +423,7 @@ public final class TaskContext {
                 try {
                     action.run();
                 } finally {
-                    STATE.setVolatile(this, s);
-                    if (s == SLEEPING) {
-                        wakeSleeper();
-                    }
+                    giveBack(s);
                 }
                 return;
             }
@@ -430,6 +432,16 @@ public final class TaskContext {
             } else {
                 LockSupport.parkNanos(50_000L);
             }
+        }
+    }
+
+    /** A helper gives the borrowed token back in the state it found it in. */
+    private void giveBack(int s) {
+        STATE.setVolatile(this, s);
+        if (s == SLEEPING) {
+            wakeSleeper();   // the owner re-checks its lists when it wakes
+        } else {
+            tellAboutWorkLeft();
         }
     }
 
