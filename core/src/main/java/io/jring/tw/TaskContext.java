@@ -32,8 +32,13 @@ import java.util.concurrent.locks.LockSupport;
  * {@link Fallback} when the owner has died. The owner, before sleeping, publishes SLEEPING
  * with a volatile write and then re-checks its lists (Dekker with the adder's push and state
  * read): one of the two always sees the other.
+ *
+ * <p>Layout: the run token and the owner-only run state are declared in the classes of
+ * {@code TaskContextLayout.java}, each between paddings, so adders reading the token and
+ * the read-mostly fields here do not share a cache line with the fields the owner writes on
+ * every entry and run.
  */
-public final class TaskContext {
+public final class TaskContext extends TaskContextPad2 {
 
     /** Token states. */
     static final int FREE = 0;
@@ -49,13 +54,6 @@ public final class TaskContext {
     private final TaskWorkList[] lists = new TaskWorkList[KINDS.length];
 
     /**
-     * Run token: FREE, ACTIVE (owner inside), SLEEPING (owner parked in a wait), HELPED
-     * (borrowed). Written with CAS or volatile stores by the owner and helpers; read
-     * volatile by adders (wake decision). Padded away from the owner-only fields below.
-     */
-    private volatile int state;
-
-    /**
      * Bit per {@link TaskWorkKind} whose list has ever been used, so the owner's checks and
      * runs touch only those lists (a locked list's isEmpty takes its lock). Set by an adder
      * with CAS before its first push to that list (so an owner that reads the mask after
@@ -63,14 +61,6 @@ public final class TaskContext {
      */
     private volatile int usedKinds;
 
-    /** Owner-only nesting depth of {@link #enter}; plain. */
-    private int depth;
-
-    // Per-run state of runTaskWork: only the token holder touches it (plain).
-    private TaskWorkTarget runTarget;
-    private boolean runCancel;
-    private boolean running;
-    private int runCount;
     private final TaskWorkSink sink = this::runOne;
 
     /**
@@ -87,13 +77,6 @@ public final class TaskContext {
      * instead of unparking when the owner sleeps in it.
      */
     private volatile Poller poller;
-    /** Rings using {@link #poller}; token holder only (plain). */
-    private int pollerRefs;
-    /** The last ring let go while the owner slept in the poller: the owner closes it on waking. Holder only. */
-    private boolean pollerRetired;
-
-    /** Wakeups delivered to the owner (unpark calls), for tests and stats; adders increment atomically. */
-    private volatile long wakeups;
 
     private static final VarHandle STATE;
     private static final VarHandle WAKEUPS;
@@ -102,8 +85,8 @@ public final class TaskContext {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            STATE = l.findVarHandle(TaskContext.class, "state", int.class);
-            WAKEUPS = l.findVarHandle(TaskContext.class, "wakeups", long.class);
+            STATE = l.findVarHandle(TaskContextToken.class, "state", int.class);
+            WAKEUPS = l.findVarHandle(TaskContextToken.class, "wakeups", long.class);
             USED_KINDS = l.findVarHandle(TaskContext.class, "usedKinds", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
