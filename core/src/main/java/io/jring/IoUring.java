@@ -10,9 +10,14 @@ import java.util.Objects;
 
 /**
  * An io_uring instance: submission queue, completion queue and the engine behind them.
- * See API.md. Not safe for concurrent use by several threads at once (like liburing); a
- * SINGLE_ISSUER ring may only be used by the first thread that submits to it. MSG_RING
- * targets may be owned by other threads, and {@link #close()} may be called from any thread.
+ * See API.md. As with liburing, one thread may submit while another reaps, but each side
+ * takes one thread at a time: the submission side ({@link #getSqe}, the SQE's prep,
+ * {@link #submit}/{@link #submitAndWait}) and the completion side ({@link #peekCqe} or
+ * {@link #waitCqe} until {@link #cqeSeen}, {@link #forEachCqe}). A thread that uses a side
+ * while another live thread is using it gets {@link IoUringException} EBUSY naming both
+ * (threads that share a ring under a lock of their own never do). A SINGLE_ISSUER ring may
+ * only be used by the first thread that submits to it. MSG_RING targets may be owned by
+ * other threads, and {@link #close()} may be called from any thread.
  */
 public final class IoUring implements AutoCloseable {
     /** Largest SQ size (IORING_MAX_ENTRIES). */

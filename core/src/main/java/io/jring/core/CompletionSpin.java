@@ -15,8 +15,9 @@ package io.jring.core;
  * budget of one spin is twice that mean, at most {@link #limitNanos}; with a mean above the
  * limit the waiter sleeps at once.
  *
- * <p>Threads: used by the thread waiting on the ring (one at a time by the API contract;
- * plain fields: a racing second waiter on a shared ring could only skew the estimate).
+ * <p>Threads: used by the threads waiting on the ring, plain: on a shared ring a
+ * submitAndWait may wait beside a reaper, and their racing updates could only skew the
+ * estimate.
  */
 final class CompletionSpin {
     /** Weight of a new sample: 1/8. */

@@ -32,8 +32,13 @@ import java.util.concurrent.locks.LockSupport;
  * {@link Fallback} when the owner has died. The owner, before sleeping, publishes SLEEPING
  * with a volatile write and then re-checks its lists (Dekker with the adder's push and state
  * read): one of the two always sees the other.
+ *
+ * <p>Layout: the run token and the owner-only run state are declared in the classes of
+ * {@code TaskContextLayout.java}, each between paddings, so adders reading the token and
+ * the read-mostly fields here do not share a cache line with the fields the owner writes on
+ * every entry and run.
  */
-public final class TaskContext {
+public final class TaskContext extends TaskContextPad2 {
 
     /** Token states. */
     static final int FREE = 0;
@@ -51,13 +56,6 @@ public final class TaskContext {
     private final TaskWorkList[] lists = new TaskWorkList[KINDS.length];
 
     /**
-     * Run token: FREE, ACTIVE (owner inside), SLEEPING (owner parked in a wait), HELPED
-     * (borrowed). Written with CAS or volatile stores by the owner and helpers; read
-     * volatile by adders (wake decision). Padded away from the owner-only fields below.
-     */
-    private volatile int state;
-
-    /**
      * Bit per {@link TaskWorkKind} whose list has ever been used, so the owner's checks and
      * runs touch only those lists (a locked list's isEmpty takes its lock). Set by an adder
      * with CAS before its first push to that list (so an owner that reads the mask after
@@ -65,22 +63,6 @@ public final class TaskContext {
      */
     private volatile int usedKinds;
 
-    /** Owner-only nesting depth of {@link #enter}; plain. */
-    private int depth;
-
-    /**
-     * The owner queued task work on its own lists (an inline failure completing through task
-     * work, a cancelled poll's -ECANCELED): its submit runs it before returning, as Linux runs
-     * task work on the way back to user space. Owner only, plain: set by {@link #addTaskWork}
-     * when the adder is the owner, cleared by {@link #takeSelfQueued}.
-     */
-    private boolean selfQueued;
-
-    // Per-run state of runTaskWork: only the token holder touches it (plain).
-    private TaskWorkTarget runTarget;
-    private boolean runCancel;
-    private boolean running;
-    private int runCount;
     private final TaskWorkSink sink = this::runOne;
     /** What {@link #tryHelp} runs: the owner's work, in cancel mode once it is gone (or when asked). */
     private final Runnable helpRun = () -> runTaskWork(!isOwnerAlive());
@@ -103,13 +85,6 @@ public final class TaskContext {
      * instead of unparking when the owner sleeps in it.
      */
     private volatile Poller poller;
-    /** Rings using {@link #poller}; token holder only (plain). */
-    private int pollerRefs;
-    /** The last ring let go while the owner slept in the poller: the owner closes it on waking. Holder only. */
-    private boolean pollerRetired;
-
-    /** Wakeups delivered to the owner (unpark calls), for tests and stats; adders increment atomically. */
-    private volatile long wakeups;
 
     private static final VarHandle STATE;
     private static final VarHandle WAKEUPS;
@@ -119,8 +94,8 @@ public final class TaskContext {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            STATE = l.findVarHandle(TaskContext.class, "state", int.class);
-            WAKEUPS = l.findVarHandle(TaskContext.class, "wakeups", long.class);
+            STATE = l.findVarHandle(TaskContextToken.class, "state", int.class);
+            WAKEUPS = l.findVarHandle(TaskContextToken.class, "wakeups", long.class);
             USED_KINDS = l.findVarHandle(TaskContext.class, "usedKinds", int.class);
             EXIT_WATCHED = l.findVarHandle(TaskContext.class, "exitWatched", boolean.class);
         } catch (ReflectiveOperationException e) {
