@@ -76,7 +76,7 @@ interface ProgramRing extends RingDriver {
         @Override
         public SqeWriter nextSqe() {
             Sqe sqe = ring.getSqe();
-            return sqe == null ? null : new JringRing.Writer(sqe);
+            return sqe == null ? null : new JringRing.Writer(sqe, ring);
         }
 
         @Override
