@@ -6,32 +6,55 @@ import io.jring.SqeFlags;
 import io.jring.ops.OpDef;
 import io.jring.trace.SubmitSqeEvent;
 import io.jring.trace.Tracing;
+import io.jring.tw.TaskContext;
 
 /**
  * A request that failed before it was issued (Linux's io_init_req and the op's prep, whose
- * failures io_submit_fail_init reports): its -errno CQE, and its ReqFailed event saying why.
- * Also the SubmitSqe event of every request. Submitting thread, posting right.
+ * failures io_submit_fail_init reports), an op's prep that threw among them: its -errno CQE,
+ * and its ReqFailed event saying why. Also the SubmitSqe event of every request. Submitting
+ * thread, posting right.
  */
 final class PrepFailure {
-    private final RingContext ring;
-    private final CompletionPoster poster;
-
-    PrepFailure(RingContext ring, CompletionPoster poster) {
-        this.ring = ring;
-        this.poster = poster;
-    }
+    private PrepFailure() {}
 
     /** Fails a request before issue, saying why in the ReqFailed event. */
-    void reject(Request req, int err, Sqe sqe) {
-        poster.fail(req, err, Tracing.reqFailed ? reason(req, sqe) : null);
+    static void reject(Request req, int err, Sqe sqe) {
+        req.ring.poster.fail(req, err, Tracing.reqFailed ? reason(req, sqe) : null);
     }
 
     /** A chain member failed before issue: only the event now; the chain posts when it ends. */
-    void rejectEvent(Request req, int err, Sqe sqe) {
+    static void rejectEvent(Request req, int err, Sqe sqe) {
         if (Tracing.reqFailed) {
-            poster.failedEvent(req, err, reason(req, sqe));
+            req.ring.poster.failedEvent(req, err, reason(req, sqe));
         }
         req.thrown = null;   // told now: the chain's CQE for it is not told again
+    }
+
+    /**
+     * The submit loop caught {@code t} from {@code RequestIssuer.submitOne} of {@code sqe}. An
+     * issue that throws is caught where it runs, so this is op code on the way there: the prep
+     * (or forceAsync, pollMask...; submitOne has no try of its own, which costs the NOP path
+     * measurably). The request the pool handed out last is that SQE's: it fails as an invalid
+     * SQE does ({@link ThrownOp}), disarmed if it got that far. Returns submitOne's answer for
+     * it; rethrows {@code t} if no request of that SQE is being submitted (none could be made).
+     */
+    static boolean submitThrew(RingContext ring, Throwable t, Sqe sqe, TaskContext tc) {
+        Request req = ring.pool.lastAllocated();
+        if (req == null || req.def == null || req.task != tc || req.userData != sqe.userData()
+                || req.opcode != sqe.opcode()) {
+            if (t instanceof Error e) {
+                throw e;
+            }
+            throw t instanceof RuntimeException e ? e : new IllegalStateException(t);
+        }
+        ring.issuer.disarm(req);
+        int err = ThrownOp.fail(req, t);
+        if (ring.links.assembling() || (req.flags & LinkChains.LINK_FLAGS) != 0) {
+            rejectEvent(req, err, sqe);
+            return ring.links.submitFailed(req, err);
+        }
+        reject(req, err, sqe);
+        return false;
     }
 
     private static String reason(Request req, Sqe sqe) {
@@ -53,9 +76,9 @@ final class PrepFailure {
         return reason;
     }
 
-    void traceSubmit(Request req) {
+    static void traceSubmit(Request req) {
         SubmitSqeEvent ev = new SubmitSqeEvent();
-        ev.ring = ring.id;
+        ev.ring = req.ring.id;
         ev.opcode = Opcode.name(req.opcode);
         ev.userData = req.userData;
         ev.flags = req.flags;

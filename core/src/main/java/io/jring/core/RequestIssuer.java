@@ -46,7 +46,6 @@ final class RequestIssuer {
     private final CompletionPoster poster;
     private final LinkChains links;
     private final DrainQueue drain;
-    private final PrepFailure prepFailure;
 
     RequestIssuer(RingContext ring) {
         this.ring = ring;
@@ -54,7 +53,6 @@ final class RequestIssuer {
         this.poster = ring.poster;
         this.links = ring.links;
         this.drain = ring.drain;
-        this.prepFailure = new PrepFailure(ring, poster);
         initializeOnOpen();
     }
 
@@ -81,7 +79,7 @@ final class RequestIssuer {
         OpDef def = OpTable.get(req.opcode);
         req.def = def;
         if (Tracing.submitSqe) {
-            prepFailure.traceSubmit(req);
+            PrepFailure.traceSubmit(req);
         }
         int flags = req.flags;
         int err;
@@ -97,14 +95,14 @@ final class RequestIssuer {
             err = -Errno.EINVAL;
         } else {
             req.issueDeferred = links.assembling() || drain.active() || (flags & SqeFlags.IO_DRAIN) != 0;
-            err = prep(def, req, sqe);
+            err = def.prep(req, sqe);   // a throw: PrepFailure.submitThrew
         }
         if (err != 0) {
             if (links.assembling() || (flags & LinkChains.LINK_FLAGS) != 0) {
-                prepFailure.rejectEvent(req, err, sqe);
+                PrepFailure.rejectEvent(req, err, sqe);
                 return links.submitFailed(req, err);
             }
-            prepFailure.reject(req, err, sqe);
+            PrepFailure.reject(req, err, sqe);
             return false;
         }
         if ((flags & (LinkChains.LINK_FLAGS | SqeFlags.IO_DRAIN | SqeFlags.ASYNC)) == 0
@@ -114,15 +112,6 @@ final class RequestIssuer {
             links.submit(req);
         }
         return true;
-    }
-
-    /** The op's prep; one that throws fails at prep ({@link ThrownOp}). */
-    private static int prep(OpDef def, Request req, Sqe sqe) {
-        try {
-            return def.prep(req, sqe);
-        } catch (Throwable t) {
-            return ThrownOp.fail(req, t);
-        }
     }
 
     /** Linux's drain_disabled: once a CQE_SKIP_SUCCESS request was seen, IO_DRAIN is refused. */

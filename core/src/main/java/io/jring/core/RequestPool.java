@@ -26,9 +26,26 @@ final class RequestPool {
     }
 
     Request alloc() {
-        Request r = size > 0 ? free[--size] : new Request(ring);
+        Request r = size > 0 ? free[--size] : fresh();
         inFlightAdd(1);
         return r;
+    }
+
+    /** The pool is empty: a new request, also left in the slot above the top (see {@link #lastAllocated}). */
+    private Request fresh() {
+        free[0] = null;   // if the allocation fails, no stale request is taken for the new one
+        Request r = new Request(ring);
+        free[0] = r;
+        return r;
+    }
+
+    /**
+     * The request {@link #alloc} handed out last, or what the slot above the top holds if the
+     * pool was used since (callers check it is theirs): alloc leaves its request there,
+     * without a store on the common path. For a submit whose op threw in prep.
+     */
+    Request lastAllocated() {
+        return size < free.length ? free[size] : null;
     }
 
     void release(Request r) {

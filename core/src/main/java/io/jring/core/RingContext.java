@@ -474,12 +474,23 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 poster.flushOverflow();
             }
             timeouts.beginBatch();
-            while (head != tail) {
-                Sqe sqe = sqes[head & sqMask];
-                head++;
-                n++;
-                if (!issuer.submitOne(sqe, tc) && !submitAll) {
+            for (;;) {
+                try {
+                    while (head != tail) {
+                        Sqe sqe = sqes[head & sqMask];
+                        head++;
+                        n++;
+                        if (!issuer.submitOne(sqe, tc) && !submitAll) {
+                            break;
+                        }
+                    }
                     break;
+                } catch (Throwable t) {
+                    // An op's prep threw: that SQE fails as an invalid one (ThrownOp), off the hot loop.
+                    sqHead = head - 1;   // if t is rethrown: the SQEs before it stay submitted
+                    if (!PrepFailure.submitThrew(this, t, sqes[(head - 1) & sqMask], tc) && !submitAll) {
+                        break;
+                    }
                 }
             }
             sqHead = head;

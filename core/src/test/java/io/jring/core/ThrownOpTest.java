@@ -231,6 +231,49 @@ class ThrownOpTest {
     }
 
     @Test
+    void aPrepThatThrowsUnderSubmitAllLetsTheRestGoOn() {
+        table[TEST_OPCODE] = new ThrowingOp(Where.PREP, () -> new IllegalStateException("test op: bug"));
+        assertTimeoutPreemptively(BOUND, () -> {
+            try (IoUring ring = IoUring.builder().entries(8).flags(Setup.SUBMIT_ALL).build()) {
+                ring.getSqe().prepNop().opcode(TEST_OPCODE).userData(1);
+                ring.getSqe().prepNop().userData(2);
+                ring.getSqe().prepNop().opcode(TEST_OPCODE).userData(3);
+                ring.getSqe().prepNop().userData(4);
+                assertEquals(4, ring.submit());
+                List<String> got = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    Cqe c = next(ring);
+                    got.add(c.userData() + ":" + c.res());
+                    ring.cqeSeen(c);
+                }
+                assertEquals(List.of("1:" + -Errno.EFAULT, "2:0", "3:" + -Errno.EFAULT, "4:0"), got);
+            }
+        });
+    }
+
+    @Test
+    void aChainMemberWhosePrepThrowsFailsTheChain() {
+        table[TEST_OPCODE] = new ThrowingOp(Where.PREP, () -> new IllegalStateException("test op: bug"));
+        assertTimeoutPreemptively(BOUND, () -> {
+            try (IoUring ring = IoUring.open(8)) {
+                ring.getSqe().prepNop().flags(SqeFlags.IO_LINK).userData(1);
+                ring.getSqe().prepNop().opcode(TEST_OPCODE).flags(SqeFlags.IO_LINK).userData(2);
+                ring.getSqe().prepNop().userData(3);
+                ring.getSqe().prepNop().userData(4);
+                assertEquals(4, ring.submit(), "as any member failing at prep: the chain ends, submit goes on");
+                List<String> got = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    Cqe c = next(ring);
+                    got.add(c.userData() + ":" + c.res());
+                    ring.cqeSeen(c);
+                }
+                assertEquals(List.of("1:" + -Errno.ECANCELED, "4:0", "2:" + -Errno.EFAULT, "3:" + -Errno.ECANCELED),
+                        got, "as Scenarios' link case with an invalid opcode");
+            }
+        });
+    }
+
+    @Test
     void aLinkedOpThatThrowsFailsItsChain() {
         table[TEST_OPCODE] = new ThrowingOp(Where.INLINE, () -> new IllegalStateException("test op: bug"));
         assertTimeoutPreemptively(BOUND, () -> {
