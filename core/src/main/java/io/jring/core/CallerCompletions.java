@@ -2,6 +2,7 @@ package io.jring.core;
 
 import io.jring.sys.DirectFds;
 import io.jring.sys.DirectFile;
+import io.jring.tw.TaskContext;
 
 /**
  * Seed 002's caller completion without its deadlock. With {@code callerCompletion(true)} a
@@ -62,8 +63,20 @@ public final class CallerCompletions {
         RingContext[] rings = prune(RINGS.get());
         RINGS.set(rings);
         for (RingContext r : rings) {
-            r.runOwnPendingWork();
+            runOwnPendingWork(r);
         }
+    }
+
+    /**
+     * The calling thread, outside a task-work run: reaps {@code ring}'s device completions and
+     * runs its pending task work and the ring's local work, as a wait would.
+     */
+    private static void runOwnPendingWork(RingContext ring) {
+        TaskContext tc = TaskContext.current();
+        if (tc.isRunningTaskWork() || ring.isClosing() || (ring.singleIssuer && ring.ownerContext() != tc)) {
+            return;
+        }
+        ring.reader.catchUp();
     }
 
     /**

@@ -280,7 +280,7 @@ final class CompletionReader {
      * meanwhile the reaper stands back.
      */
     private void reapDirect() {
-        DirectIo dio = ring.directIoIfStarted();
+        DioReaper dio = ring.directRw.reaper();
         if (dio != null) {
             dio.visit();
             if (dio.hasCompletions()) {
@@ -324,7 +324,7 @@ final class CompletionReader {
      * With direct I/O in flight the waiter takes the device's completions itself: the ring's
      * AIO eventfd goes into this thread's poller, and the reaper stands back meanwhile.
      */
-    private Poller directIoPoller(TaskContext tc, DirectIo dio) {
+    private Poller directIoPoller(TaskContext tc, DioReaper dio) {
         Poller p = ring.pollerOf(tc);
         p.ensurePersistent(dio);
         dio.beginWait();
@@ -381,7 +381,7 @@ final class CompletionReader {
                 Thread.currentThread().interrupt();
                 throw new IoUringException(Errno.EINTR, "interrupted while waiting for completions");
             }
-            DirectIo dio = ring.directIoIfStarted();
+            DioReaper dio = ring.directRw.reaper();
             boolean dioWait = dio != null && dio.busy();
             long waitStart = dioWait ? System.nanoTime() : 0L;
             if (dioWait && spinForDevice(tc, dio, n, waitStart, deadline)) {
@@ -438,7 +438,7 @@ final class CompletionReader {
      * any other reason to go round the loop) for the {@link CompletionSpin} budget instead of
      * sleeping at once. True if the loop should go round again; false: sleep.
      */
-    private boolean spinForDevice(TaskContext tc, DirectIo dio, int n, long start, long deadline) {
+    private boolean spinForDevice(TaskContext tc, DioReaper dio, int n, long start, long deadline) {
         long budget = spin.budget();
         if (budget == 0L) {
             return false;

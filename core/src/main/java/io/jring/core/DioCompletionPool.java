@@ -9,7 +9,8 @@ import java.util.concurrent.ArrayBlockingQueue;
  * punts a DIO write that must flush or update the inode at completion to a workqueue
  * ({@code s_dio_done_wq}) instead of finishing it in the interrupt. jring's reaping thread
  * hands such a write to this small pool; a worker flushes it ({@link DirectIo#flushWrite})
- * and sends it back to its task as completion work, which posts the CQE.
+ * and sends it back to its task as completion work ({@link DirectIo#completeFlushed}),
+ * which posts the CQE.
  *
  * <p>One per ring, created by the first write that needs it and closed with the ring after
  * every request has finished. Threads: the reaping thread offers (the queue's capacity is the
@@ -45,7 +46,7 @@ final class DioCompletionPool {
             for (;;) {
                 Request req = queue.take();
                 directIo.flushWrite(req, sc);
-                req.ring.completeDirect(req, req.res);
+                directIo.completeFlushed(req);
             }
         } catch (InterruptedException stop) {
             // close(): the ring has no request left, so the queue is empty.

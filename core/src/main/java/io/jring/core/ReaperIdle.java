@@ -4,7 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The {@link DirectIo} reaper's sleep while nothing is with the device, and the submit that
+ * The {@link DioReaper}'s sleep while nothing is with the device, and the submit that
  * wakes it: the reaper publishes {@link #idle} and then takes a last look at
  * {@link #inFlight}; the submitter, after a batch went to the device, publishes the count
  * and then looks at {@link #idle}. A store followed by a load of another variable is only

@@ -41,22 +41,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private static final ApiAccess API = ApiAccess.get();
     private static final TaskContext[] NO_CONTEXTS = new TaskContext[0];
 
-    /** A DirectIo completion: frees the AIO slot, then completes as usual. */
-    static final TaskWorkFunc DIRECT_COMPLETE = (req, cancel) -> {
-        req.ring.directIo.release(req);
-        if (req.res >= 0 && req.res < req.len) {
-            req.markSideState(Request.SIDE_IO);
-            req.failed = true;   // a short direct read or write breaks a link
-        }
-        RingContext.COMPLETE.run(req, cancel);
-    };
-
-    /** Caller completion: the write's flush runs here, in its issuer's task, then its CQE. */
-    static final TaskWorkFunc DIRECT_FLUSH_COMPLETE = (req, cancel) -> {
-        req.ring.directIo.flushWrite(req, req.ring.resources.inlineSys());
-        DIRECT_COMPLETE.run(req, cancel);
-    };
-
     /**
      * A descriptor an io-wq worker made for a fixed-file slot ({@code req.res}: OPENAT, SOCKET,
      * ACCEPT) goes into the table here, under the posting right, and the CQE carries the
@@ -109,12 +93,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
      * monitor: registration calls may come from any thread and are rare.
      */
     private final int[] iowqLimits = new int[2];
-    /**
-     * Native AIO for O_DIRECT, started on first use. Written once under the posting right
-     * (volatile: waiters on other threads read it to reap); close() after the drain.
-     */
-    private volatile DirectIo directIo;
-    private boolean directIoUnavailable;
+    /** O_DIRECT reads and writes over native AIO, started on first use. */
+    final DirectRw directRw = new DirectRw(this);
     /** IO_LINK chains being assembled and continued; posting right only. */
     final LinkChains links = new LinkChains(this);
     /** IO_DRAIN's queue; posting right only. */
@@ -150,7 +130,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private final RingResources resources = new RingResources();
     final RequestIssuer issuer;
     final CompletionPoster poster;
-    private final CompletionReader reader;
+    final CompletionReader reader;
 
     /** SINGLE_ISSUER: the first thread that used the ring. Set once by CAS, read by anyone. */
     private volatile Thread owner;
@@ -496,7 +476,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             sqHead = head;
             links.endSubmit();
             timeouts.endBatch();
-            flushDirect();
+            directRw.flush();
             poster.flush();
         } finally {
             unlockRing();
@@ -521,35 +501,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         issuer.completeFromElsewhere(req, res, cflags);
     }
 
-    /**
-     * Posting right: submits an O_DIRECT read or write to the device through native AIO.
-     * 0 if submitted (completion comes as task work), -EAGAIN to use io-wq instead, or -errno.
-     */
-    public int submitDirect(Request req, boolean write, long address, long length, long offset) {
-        if (directIo == null) {
-            if (directIoUnavailable || closed != 0) {
-                return -Errno.EAGAIN;
-            }
-            directIo = DirectIo.start(this, Math.min(Math.max(2 * sqEntries, 64), 4096));
-            if (directIo == null) {
-                directIoUnavailable = true;
-                return -Errno.EAGAIN;
-            }
-        }
-        return directIo.submit(req, write, address, length, offset);
-    }
-
     /** Posting right: the issuing op says why it fails {@code req} (shown in the ReqFailed event). */
     public void explainFailure(Request req, String reason) {
         poster.explainFailure(req, reason);
-    }
-
-    /** Posting right: hands the direct I/O queued by this batch to the device. */
-    private void flushDirect() {
-        DirectIo d = directIo;
-        if (d != null && d.hasPending()) {
-            d.flush(issuer, poster);
-        }
     }
 
     // =============================================================== ops' entry points (posting right)
@@ -822,11 +776,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         drain.cancelAll();
     }
 
-    /** Direct I/O, if started (any thread; see {@link #directIo}). */
-    DirectIo directIoIfStarted() {
-        return directIo;
-    }
-
     /** Holder of {@code tc}'s token: its poller, retained for this ring on first use. */
     Poller pollerOf(TaskContext tc) {
         Poller p = tc.pollerIfOpen();
@@ -859,28 +808,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     /**
-     * The reaping thread, caller completion: the write goes back to its task to be flushed
-     * there. Not a lazy add: until the flush runs the write is in flight for its file, and
-     * a thread waiting for that (FSYNC in io-wq) must not wait on the owner's countdown.
-     */
-    void completeDirectCaller(Request req, int res) {
-        issuer.completeInTask(req, res, 0, DIRECT_FLUSH_COMPLETE, true, false);
-    }
-
-    /**
-     * The calling thread, outside a task-work run: reaps this ring's device completions and
-     * runs its pending task work and this ring's local work, as a wait would. For waits on a
-     * file's in-flight direct I/O ({@link CallerCompletions}).
-     */
-    void runOwnPendingWork() {
-        TaskContext tc = TaskContext.current();
-        if (tc.isRunningTaskWork() || isClosing() || (singleIssuer && ownerCtx != tc)) {
-            return;
-        }
-        reader.catchUp();
-    }
-
-    /**
      * OPENAT, SOCKET or ACCEPT with a file index: descriptor {@code fd} goes into the fixed-file
      * table as the request's file index asks (Linux's io_fixed_fd_install). {@code postingRight}:
      * the caller issues inline or retries in the request's task, so the install happens now and
@@ -896,13 +823,13 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return OpDef.ISSUE_QUEUED;
     }
 
-    /** The DirectIo reaper: a device completion, handed to the request's task as completion work. */
-    void completeDirect(Request req, int res) {
-        issuer.completeInTask(req, res, 0, DIRECT_COMPLETE, true, true);
-    }
-
     public RingResources resources() {
         return resources;
+    }
+
+    /** The ring's O_DIRECT reads and writes: ops submit them here. */
+    public DirectRw directRw() {
+        return directRw;
     }
 
     @Override
@@ -913,7 +840,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     @Override
     public void endTaskRun() {
         try {
-            flushDirect();
+            directRw.flush();
             poster.flush();
         } finally {
             unlockRing();
@@ -1067,9 +994,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         iowq.release();
         timers.close();
         releasePollers();
-        if (directIo != null) {
-            directIo.close();
-        }
+        directRw.close();
         resources.release();
         for (TaskContext c : submitters) {
             c.rings().removeWaker(this);

@@ -66,7 +66,7 @@ final class SingleBufferRwOp extends RwOp {
                 return -io.jring.Errno.EINVAL;
             }
         }
-        return req.ring.submitDirect(req, write, req.addr.address(), req.len, req.off);
+        return req.ring.directRw().submit(req, write, req.addr.address(), req.len, req.off);
     }
 
     @Override

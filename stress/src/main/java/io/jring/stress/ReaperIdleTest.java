@@ -12,9 +12,9 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * DirectIo's reaper going to sleep when nothing is with the device, against a submit that
- * puts I/O in flight ({@link ReaperIdle}, the code DirectIo runs): the reaper publishes that
- * it is idle and takes a last look at the in-flight count; the submitter, after handing a
+ * The DIO reaper going to sleep when nothing is with the device, against a submit that
+ * puts I/O in flight ({@link ReaperIdle}, the code DioReaper and DirectIo run): the reaper
+ * publishes that it is idle and takes a last look at the in-flight count; the submitter, after handing a
  * batch to the device, counts it in flight and looks whether the reaper is idle. A lost
  * wakeup is the reaper parking with I/O in flight while the submitter does not unpark it.
  * Result: submitter (1 = unparks the reaper, 0 = does not), reaper (1 = saw nothing in
