@@ -30,7 +30,7 @@ final class AsyncCancel {
         boolean all = (flags & (Cancel.ALL | Cancel.ANY)) != 0;
         // Task work queued meanwhile is not run first: its requests are found where Linux finds
         // them (a poll whose readiness is queued is still armed, a request a worker handed back
-        // to arm poll is in armTransit), and what it completes posts after this cancel's CQE.
+        // to arm poll is in ArmTransit), and what it completes posts after this cancel's CQE.
         Predicate<Request> match;
         if ((flags & Cancel.ANY) != 0) {
             match = r -> r != canceller;
@@ -40,9 +40,9 @@ final class AsyncCancel {
             match = r -> r != canceller && r.userData == userData;
         }
         int count = 0;
-        // One in transit may still look busy to io-wq: it is found (once) in armTransit below.
+        // One in transit may still look busy to io-wq: it is found (once) in ArmTransit below.
         IoWq.Cancellation c = ring.ioWq().cancel(w -> w instanceof Request r && r.ring == ring && match.test(r)
-                && !ring.armTransit.contains(r) && flag(r), all);
+                && !ring.polls.transit.contains(r) && flag(r), all);
         count += c.cancelled();
         boolean running = c.result() == IoWq.CancelResult.RUNNING;
         if (all && running) {
@@ -51,14 +51,14 @@ final class AsyncCancel {
         if (!all && (count > 0 || running)) {
             return count > 0 ? 0 : -Errno.EALREADY;
         }
-        int n = ring.armTransit.cancel(match, all);
+        int n = ring.polls.transit.cancel(match, all);
         count += n;
         if (!all && n > 0) {
             return 0;
         }
-        for (Request r = ring.armed.first(); r != null; r = r.armedNext) {
+        for (Request r = ring.polls.armed.first(); r != null; r = r.armedNext) {
             if (match.test(r)) {   // a claimed one too: Linux's cancel hash holds it until its task work runs
-                ring.issuer.cancelArmed(r);
+                ring.polls.cancelArmed(r);
                 count++;
                 if (!all) {
                     return 0;
@@ -86,7 +86,7 @@ final class AsyncCancel {
      */
     int cancelTarget(Request target) {
         if (target.inArmedList) {
-            ring.issuer.cancelArmed(target);   // claimed already or now: found, as io_poll_cancel finds it
+            ring.polls.cancelArmed(target);   // claimed already or now: found, as io_poll_cancel finds it
             return 0;
         }
         if (target.opcode == Opcode.TIMEOUT && ring.timeouts.cancel(r -> r == target, false) > 0) {

@@ -21,7 +21,7 @@ final class AsyncPoll extends PollWait {
         req.pollEvents |= revents;
         if (!req.pollQueued) {
             req.pollQueued = true;
-            req.taskFunc = RequestIssuer.POLL_READY;
+            req.taskFunc = PollArming.POLL_READY;
             req.ring.issuer.queueTaskWork(req, true);
         }
     }

@@ -5,6 +5,7 @@ import io.jring.CqeHandler;
 import io.jring.Errno;
 import io.jring.IoUringException;
 import io.jring.poll.Poller;
+import io.jring.poll.PollerRef;
 import io.jring.tw.TaskContext;
 
 import java.util.concurrent.locks.LockSupport;
@@ -270,7 +271,7 @@ final class CompletionReader {
      * armed request was made ready.
      */
     private static boolean harvestPolls(TaskContext tc) {
-        Poller p = tc.pollerIfOpen();
+        Poller p = PollerRef.ifOpen(tc);
         return p != null && p.hasDemand() && p.pollNow() > 0;
     }
 
@@ -325,7 +326,7 @@ final class CompletionReader {
      * AIO eventfd goes into this thread's poller, and the reaper stands back meanwhile.
      */
     private Poller directIoPoller(TaskContext tc, DioReaper dio) {
-        Poller p = ring.pollerOf(tc);
+        Poller p = ring.polls.pollerOf(tc);
         p.ensurePersistent(dio);
         dio.beginWait();
         return p;
@@ -333,7 +334,7 @@ final class CompletionReader {
 
     /** The poller to sleep in when armed polls need watching, else null (park). */
     private static Poller demandPoller(TaskContext tc) {
-        Poller p = tc.pollerIfOpen();
+        Poller p = PollerRef.ifOpen(tc);
         return p != null && p.hasDemand() ? p : null;
     }
 
@@ -427,7 +428,7 @@ final class CompletionReader {
                     dio.endWait();
                 }
                 p.dispatchPending(events);
-                tc.afterPollSleep();
+                PollerRef.afterSleep(tc);
             }
             ring.cqWait.set(submitSide, null);
         }

@@ -47,7 +47,7 @@ final class PrepFailure {
             }
             throw t instanceof RuntimeException e ? e : new IllegalStateException(t);
         }
-        ring.issuer.disarm(req);
+        ring.polls.disarm(req);
         int err = ThrownOp.fail(req, t);
         if (ring.links.assembling() || (req.flags & LinkChains.LINK_FLAGS) != 0) {
             rejectEvent(req, err, sqe);

@@ -144,7 +144,7 @@ public final class Request extends TaskWork implements IoWork {
      */
     boolean pollQueued;
     int pollEvents;
-    /** Times this request armed its async poll; at APOLL_MAX_RETRY it goes to io-wq instead (RequestIssuer). Task only. */
+    /** Times this request armed its async poll; at APOLL_MAX_RETRY it goes to io-wq instead (PollArming). Task only. */
     int pollRetries;
     /** Cancel asked while armed: its poll task work completes it with -ECANCELED. Posting right. */
     boolean pollCancelled;

@@ -3,7 +3,6 @@ package io.jring.core;
 import io.jring.poll.Poller;
 import io.jring.sys.PollCalls;
 import io.jring.sys.SysCallContext;
-import io.jring.trace.PollArmEvent;
 
 import io.jring.Errno;
 import io.jring.fault.InjectedWorkerDeath;
@@ -18,27 +17,15 @@ import io.jring.tw.TaskContext;
 
 /**
  * The life of a request from SQE to result (DESIGN.md section 2): validate, issue inline
- * without blocking, punt to io-wq on EAGAIN (or always, for ASYNC and ops that block), run
- * in a worker, and hand the result back to the request's task as completion work. Runs in
- * the submitting thread under the ring's posting right, except {@link #runInWorker} and
- * {@link #completeFromElsewhere} which run wherever the op finished.
+ * without blocking, on EAGAIN arm poll ({@link PollArming}) or punt to io-wq (always, for
+ * ASYNC and ops that block), run in a worker, and hand the result back to the request's
+ * task as completion work. Runs in the submitting thread under the ring's posting right,
+ * except {@link #runInWorker} and {@link #completeFromElsewhere} which run wherever the op
+ * finished.
  */
 final class RequestIssuer {
-    /** Task work of an armed request whose file reported readiness (or that a cancel claimed). */
-    static final TaskWorkFunc POLL_READY = (req, cancel) -> req.ring.issuer.pollReady(req, cancel);
-    /** Task work from an io-wq worker whose non-blocking attempt got EAGAIN ("async hybrid"). */
-    static final TaskWorkFunc ARM = (req, cancel) -> req.ring.issuer.armFromWorker(req, cancel);
-
     /** How long a legacy-async worker blocks in poll(2) before it looks for cancellation. */
     private static final int LEGACY_POLL_MS = 100;
-
-    /**
-     * Linux's APOLL_MAX_RETRY (io_uring/poll.c): the 128th arm of one request's async poll is
-     * refused and the request goes to io-wq, which makes the blocking call. A file that
-     * keeps reporting readiness while its attempts keep failing with EAGAIN costs a bounded
-     * number of retries, never a spin or a stall.
-     */
-    static final int APOLL_MAX_RETRY = 128;
 
     private final RingContext ring;
     // The ring's parts every submission touches, held here to save a hop per SQE.
@@ -46,6 +33,7 @@ final class RequestIssuer {
     private final CompletionPoster poster;
     private final LinkChains links;
     private final DrainQueue drain;
+    private final PollArming polls;
 
     RequestIssuer(RingContext ring) {
         this.ring = ring;
@@ -53,6 +41,7 @@ final class RequestIssuer {
         this.poster = ring.poster;
         this.links = ring.links;
         this.drain = ring.drain;
+        this.polls = ring.polls;
         initializeOnOpen();
     }
 
@@ -185,137 +174,7 @@ final class RequestIssuer {
             punt(req);
             return;
         }
-        int r = armAsync(req, mask, Poller.UNCHECKED);
-        if (r != 0) {
-            poster.postAndFree(req, r, req.cflags);
-        }
-    }
-
-    /**
-     * Arms a request's async poll after a non-blocking attempt said EAGAIN, counting the arm
-     * against {@link #APOLL_MAX_RETRY}: 0, -errno, or (budget spent) the request is punted
-     * to io-wq and 0 is returned.
-     */
-    private int armAsync(Request req, int mask, int known) {
-        if (++req.pollRetries >= APOLL_MAX_RETRY) {
-            ring.armed.remove(req);
-            punt(req);
-            return 0;
-        }
-        return arm(req, mask, known);
-    }
-
-    /**
-     * Task of the request, posting right: arms its poll wait in the task's poller and lists
-     * it in the ring's armed list. A receive's unused provided buffer goes back meanwhile
-     * (ProvidedBuffers.beforeArm). Returns 0, or -errno.
-     */
-    int arm(Request req, int mask) {
-        return arm(req, mask, Poller.UNCHECKED);
-    }
-
-    /** As {@link #arm(Request, int)}; {@code known}: the fd's readiness as {@link Poller#arm} takes it. */
-    int arm(Request req, int mask, int known) {
-        ring.buffers.beforeArm(req);
-        AsyncPoll w = req.poll;
-        if (w == null) {
-            w = new AsyncPoll(req);
-            req.poll = w;
-        }
-        if (w.isArmed()) {
-            return 0;   // a multishot wait stays armed
-        }
-        Poller p = ring.pollerOf(req.task);
-        req.markSideState(Request.SIDE_POLL);
-        int r = p.arm(w, req.fd, mask, req.def.pollMultishot(req), known);
-        if (r != 0) {
-            return r;
-        }
-        ring.armed.add(req);
-        if (Tracing.pollArm) {
-            tracePollArm(req, mask);
-        }
-        return 0;
-    }
-
-    private void tracePollArm(Request req, int mask) {
-        PollArmEvent ev = new PollArmEvent();
-        ev.ring = ring.id;
-        ev.opcode = Opcode.name(req.opcode);
-        ev.userData = req.userData;
-        ev.mask = mask;
-        ev.commit();
-    }
-
-    /** Poll task work: the file is ready (or a cancel claimed the request). */
-    private void pollReady(Request req, boolean cancel) {
-        req.pollQueued = false;
-        int events = req.pollEvents;
-        req.pollEvents = 0;
-        if (cancel || req.pollCancelled || req.cancelRequested || ring.isClosing()) {
-            finishArmed(req, -Errno.ECANCELED);
-            return;
-        }
-        int r = req.def.pollReady(req, events);
-        if (r == OpDef.ISSUE_QUEUED) {
-            return;
-        }
-        if (r == -Errno.EAGAIN) {
-            if (req.poll.isArmed()) {
-                return;   // multishot: still armed
-            }
-            // Ready, yet EAGAIN: re-arm asking epoll to look now, as Linux's arm polls the
-            // file, so a file that is still ready fires again instead of waiting for an edge.
-            r = armAsync(req, req.def.pollMask(req), Poller.CHECK_NOW);
-            if (r == 0) {
-                return;
-            }
-        }
-        finishArmed(req, r);
-    }
-
-    /** Ends an armed request: out of its poller and the armed list, CQE posted. */
-    void finishArmed(Request req, int res) {
-        disarm(req);
-        poster.postAndFree(req, res, req.cflags);
-    }
-
-    /** Task of the request: out of its poller and the armed list (no-op if not armed). */
-    void disarm(Request req) {
-        AsyncPoll w = req.poll;
-        if (w != null && w.isArmed()) {
-            req.task.pollerIfOpen().disarm(w);
-        }
-        ring.armed.remove(req);
-    }
-
-    /**
-     * Posting right: asks an armed request to end with -ECANCELED. Its own task does it
-     * (only that task may touch its poller): the request's poll task work is queued unless
-     * it is already. Returns false if a cancel had claimed it already.
-     */
-    boolean cancelArmed(Request req) {
-        if (req.pollCancelled) {
-            return false;
-        }
-        req.pollCancelled = true;
-        if (!req.pollQueued) {
-            req.pollQueued = true;
-            req.taskFunc = POLL_READY;
-            req.setCompletionWork(false);
-            queueTaskWork(req, false);
-        }
-        return true;
-    }
-
-    /** Task work from a worker: arm now, in the request's task. */
-    private void armFromWorker(Request req, boolean cancel) {
-        ring.armTransit.remove(req);
-        if (cancel || ring.isClosing() || req.cancelRequested) {
-            poster.postAndFree(req, -Errno.ECANCELED, 0);
-            return;
-        }
-        int r = armAsync(req, req.def.pollMask(req), Poller.CHECK_NOW);   // the attempt was made by a worker
+        int r = polls.armAsync(req, mask, Poller.UNCHECKED);
         if (r != 0) {
             poster.postAndFree(req, r, req.cflags);
         }
@@ -347,7 +206,7 @@ final class RequestIssuer {
             req.selectedEarly = false;   // issued now: the op uses its buffer, as Linux's worker selects one
             // Once its poll retries are spent, a pollable request blocks here, as Linux's
             // io-wq retries it blocking when its arm was aborted.
-            int mask = req.pollRetries >= APOLL_MAX_RETRY ? 0 : req.def.pollMask(req);
+            int mask = req.pollRetries >= PollArming.APOLL_MAX_RETRY ? 0 : req.def.pollMask(req);
             try {
                 r = mask != 0 ? issuePollable(req, mask) : issueBlocking(req);
             } catch (InjectedWorkerDeath death) {
@@ -399,10 +258,7 @@ final class RequestIssuer {
                 return -Errno.ECANCELED;
             }
             if (!ring.legacyAsync || multishot) {
-                ring.armTransit.add(req);   // findable by cancel until its task arms it
-                req.taskFunc = ARM;
-                req.setCompletionWork(false);
-                queueTaskWork(req, false);
+                polls.handToTask(req);   // its task arms the poll; this worker is free
                 return OpDef.ISSUE_QUEUED;
             }
             IoWq.beginBlocking();

@@ -10,7 +10,6 @@ import io.jring.TaskWorkKind;
 import io.jring.iowq.IoWq;
 import io.jring.ops.OpDef;
 import io.jring.tw.HelperWaker;
-import io.jring.poll.Poller;
 import io.jring.tw.TaskContext;
 import io.jring.sys.ResourceLimits;
 import io.jring.sys.SysCallContext;
@@ -102,10 +101,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** TIMEOUT/LINK_TIMEOUT bookkeeping (posting right) and their timer thread. */
     final Timeouts timeouts = new Timeouts(this);
     private final Timers timers = new Timers(this);
-    /** Armed requests of this ring, in whatever poller: posting right only. */
-    final ArmedList armed = new ArmedList();
-    /** Requests workers handed back to their task to arm poll, until it does (its own lock). */
-    final ArmTransit armTransit = new ArmTransit();
+    /** POLL_ADD/POLL_REMOVE, async poll and its armed requests (Linux's poll.c). */
+    final PollArming polls;
     /** ASYNC_CANCEL and a link timeout's cancel of its target: posting right. */
     final AsyncCancel asyncCancel = new AsyncCancel(this);
     /** Provided-buffer groups: posting right only. */
@@ -138,9 +135,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private volatile TaskContext ownerCtx;
     /** Shared rings: contexts that submitted here (copy-on-write, under this). Waiters help them. */
     volatile TaskContext[] submitters = NO_CONTEXTS;
-    /** Contexts whose poller this ring uses (retained once each); copy-on-write under {@link #pollUsersLock}. */
-    private volatile TaskContext[] pollUsers = NO_CONTEXTS;
-    private final Object pollUsersLock = new Object();
     /** Shared rings: the context that submitted last (fast path of registration); plain, racy-benign. */
     private TaskContext lastSubmitter;
     /** The threads sleeping for this ring's CQEs. */
@@ -183,7 +177,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         this.callerCompletion = p.callerCompletion();
         this.cqLock = legacyMsgRing ? new ReentrantLock() : null;
         this.poster = new CompletionPoster(this, cq);   // after the parts it holds
-        this.issuer = new RequestIssuer(this);          // after the poster and pool it holds
+        this.polls = new PollArming(this);              // after the poster it holds
+        this.issuer = new RequestIssuer(this);          // after the poster, pool and polls it holds
         this.lock = singleIssuer ? null : new ReentrantLock();
         this.local = (p.flags() & Setup.DEFER_TASKRUN) != 0 ? new LocalWorkList(kind) : null;
         if (p.attachWq() != null) {
@@ -508,33 +503,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== ops' entry points (posting right)
 
-    /**
-     * Arms the request's poll wait for {@code mask}: 0 (completes on readiness), or -errno.
-     * {@code readiness}: the fd's {@link Poller#readiness} just taken; what is ready in it
-     * is reported to this request alone (Linux's arm-time vfs_poll).
-     */
-    public int armPoll(Request req, int mask, int readiness) {
-        return issuer.arm(req, mask, readiness);
-    }
-
-    /**
-     * POLL_REMOVE: claims the armed POLL_ADD with {@code userData} for cancellation (it ends
-     * with -ECANCELED in its task). 0, -ENOENT if no armed poll has that user data, or
-     * -EALREADY if its readiness was reported and its task work is on the way (Linux's
-     * io_poll_disarm finds the poll owned by its wakeup): a one-shot poll completes with it,
-     * a multishot one posts its CQE and stays armed.
-     */
-    public int removePoll(long userData) {
-        Request target = armed.find(userData, true);
-        if (target == null) {
-            return -Errno.ENOENT;
-        }
-        if (target.pollQueued) {
-            return -Errno.EALREADY;   // a claimed poll too: its task work owns it (io_poll_get_ownership)
-        }
-        issuer.cancelArmed(target);
-        armed.remove(target);   // out of the cancel hash at once, as io_poll_disarm's hash_del
-        return 0;
+    /** POLL_ADD, POLL_REMOVE and the async poll of ops that got EAGAIN (posting right). */
+    public PollArming polls() {
+        return polls;
     }
 
     /** Selects a provided buffer for the request from its group (its len caps the size). */
@@ -769,42 +740,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     /** Posting right: every armed request of this ring is asked to end (close()). */
     private void cancelAllArmed() {
-        for (Request r = armed.first(); r != null; r = r.armedNext) {
-            issuer.cancelArmed(r);
-        }
+        polls.cancelAll();
         timeouts.cancelAll();
         drain.cancelAll();
-    }
-
-    /** Holder of {@code tc}'s token: its poller, retained for this ring on first use. */
-    Poller pollerOf(TaskContext tc) {
-        Poller p = tc.pollerIfOpen();
-        if (p != null) {
-            for (TaskContext c : pollUsers) {
-                if (c == tc) {
-                    return p;
-                }
-            }
-        }
-        synchronized (pollUsersLock) {
-            TaskContext[] cur = pollUsers;
-            TaskContext[] next = java.util.Arrays.copyOf(cur, cur.length + 1);
-            next[cur.length] = tc;
-            pollUsers = next;
-        }
-        return tc.retainPoller();
-    }
-
-    /** close(): lets go of every poller this ring used. */
-    private void releasePollers() {
-        TaskContext[] users;
-        synchronized (pollUsersLock) {
-            users = pollUsers;
-            pollUsers = NO_CONTEXTS;
-        }
-        for (TaskContext c : users) {
-            c.withToken(c::releasePoller);
-        }
     }
 
     /**
@@ -993,7 +931,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         iowq.release();
         timers.close();
-        releasePollers();
+        polls.releasePollers();
         directRw.close();
         resources.release();
         for (TaskContext c : submitters) {

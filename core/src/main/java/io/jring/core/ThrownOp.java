@@ -31,7 +31,7 @@ final class ThrownOp {
 
     /** Posting right: the inline issue threw; whatever it armed is disarmed. Returns the -errno. */
     static int issueThrew(Request req, Throwable t) {
-        req.ring.issuer.disarm(req);
+        req.ring.polls.disarm(req);
         return fail(req, t);
     }
 
@@ -46,9 +46,9 @@ final class ThrownOp {
             ring.poster.failedEvent(req, errno(t), describe(t));
             return;
         }
-        ring.armTransit.remove(req);
+        ring.polls.transit.remove(req);
         int err = fail(req, t);
-        ring.issuer.finishArmed(req, err);
+        ring.polls.finishArmed(req, err);
     }
 
     private static int errno(Throwable t) {

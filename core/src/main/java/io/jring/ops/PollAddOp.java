@@ -50,7 +50,7 @@ final class PollAddOp extends OpDef {
         if (ready != 0 && !pollMultishot(req)) {
             return ready;
         }
-        int r = req.ring.armPoll(req, req.opFlags, readiness);
+        int r = req.ring.polls().arm(req, req.opFlags, readiness);
         if (r == -Errno.EPERM) {
             int res = req.opFlags & DEFAULT_POLLMASK;
             return res != 0 ? res : -Errno.EINVAL;   // Linux: a file with no wait queue and nothing ready

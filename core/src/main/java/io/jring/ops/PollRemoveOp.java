@@ -23,7 +23,7 @@ final class PollRemoveOp extends OpDef {
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
-        return req.ring.removePoll(req.addr2);
+        return req.ring.polls().remove(req.addr2);
     }
 
     @Override

@@ -37,11 +37,14 @@ final class ArmedFds {
     private static final int MAX_HARVESTS = 8;
 
     private final Poller poller;
+    /** The poller's epoll set, where the armed fds are registered. */
+    private final EpollSet set;
     /** fd -> its entry in the epoll set (kept after the last wait leaves). */
     private ArmedFd[] byFd = new ArmedFd[64];
 
-    ArmedFds(Poller poller) {
+    ArmedFds(Poller poller, EpollSet set) {
         this.poller = poller;
+        this.set = set;
     }
 
     /**
@@ -96,19 +99,19 @@ final class ArmedFds {
         }
         int interest = ((a != null ? a.interest() : 0) | mask | PollCalls.EPOLLET | PollCalls.EPOLLRDHUP)
                 & ~PollCalls.EPOLLONESHOT;
-        int r = a != null && a.handle != 0 ? poller.modify(a.handle, fd, interest) : -Errno.ENOENT;
+        int r = a != null && a.handle != 0 ? set.modify(a.handle, fd, interest) : -Errno.ENOENT;
         if (r == -Errno.ENOENT && a != null && a.handle != 0) {
             // The fd was closed and its number names another file now: register it afresh.
             // Waits still linked belong to the closed file: the new file's readiness is not
             // theirs (they would read another connection's data).
             poller.demand(-a.orphanAll());
-            poller.remove(a.handle, fd, false);
+            set.remove(a.handle, fd, false);
             a.handle = 0;
             interest = (mask | PollCalls.EPOLLET | PollCalls.EPOLLRDHUP) & ~PollCalls.EPOLLONESHOT;
         }
         if (r == -Errno.ENOENT) {
             ArmedFd fresh = a != null ? a : new ArmedFd(fd);
-            long h = poller.addArmed(fresh, fd, interest);
+            long h = set.addArmed(fresh, fd, interest);
             if (h < 0) {
                 return (int) h;   // -EBADF, or -EPERM for a file epoll cannot watch (a regular file)
             }

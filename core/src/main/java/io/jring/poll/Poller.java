@@ -6,28 +6,25 @@ import io.jring.sys.NativeMemory;
 import io.jring.sys.PollCalls;
 import io.jring.sys.Structs;
 import io.jring.sys.SysCallContext;
+import io.jring.tw.TaskPoller;
+import io.jring.tw.TaskWorkQueue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 
 /**
  * A thread's readiness waiter (Linux's poll wait queues plus the task's sleep): one epoll
- * instance per {@link io.jring.tw.TaskContext} holding the fds its requests armed, and an
- * eventfd that other threads write to wake it. A waiting owner with armed sources blocks in
- * {@link #waitAndDispatch} instead of parking (DESIGN.md section 4).
+ * instance per task context ({@link EpollSet}) holding the fds its requests armed
+ * ({@link ArmedFds}), and an eventfd that other threads write to wake it ({@link PollerWake}).
+ * A waiting owner with armed sources blocks in epoll_wait ({@link #sleep}) instead of parking
+ * (DESIGN.md section 4). Shared by the task's rings, opened and closed by {@link PollerRef}.
  *
- * <p>Threads: everything but {@link #wake()} runs in the owning task, holding its run token
- * (the owner, or a helper that borrowed it), so the source table is plain: successive
- * holders are ordered by the token's volatile writes. {@link #wake()} may be called from
- * any thread at any time before {@link #close()}.
- *
- * <p>Event data is {@code generation << 32 | slot}: a slot freed while its event sat in the
- * buffer of the same epoll_wait has a new generation, so the stale event is dropped.
+ * <p>Threads: everything but {@link #wake()} and {@link #isSleeping()} runs in the owning
+ * task, holding its run token (the owner, or a helper that borrowed it), so the parts'
+ * tables are plain: successive holders are ordered by the token's volatile writes.
+ * {@link #wake()} may be called from any thread at any time.
  */
-public final class Poller {
+public final class Poller implements TaskPoller {
     /**
      * Reported to every wait whatever its mask (Linux's IO_POLL_UNMASK: POLLERR, POLLHUP,
      * POLLNVAL, POLLRDHUP); POLLRDHUP is therefore always part of the epoll interest.
@@ -36,70 +33,42 @@ public final class Poller {
 
     /** Events taken per epoll_wait. */
     private static final int MAX_EVENTS = 128;
-    private static final int WAKE_SLOT = 0;
 
     private final Arena arena = NativeMemory.shared();
     private final SysCallContext sc = SysCallContext.shared();
     private final MemorySegment events;
     private final int epfd;
-    /**
-     * Where armed fds are registered: {@link #epfd} itself (the owner waits on them), or,
-     * with a {@link PollerThread}, a second epoll instance that thread waits on.
-     */
+    /** {@link #epfd}, or with a {@link PollerThread} the epoll instance that thread waits on. */
     private final int armEpfd;
     private final PollerThread thread;
-    private final int wakeFd;
+    private final EpollSet set;
+    private final PollerWake waker;
 
-    private PollSource[] sources = new PollSource[16];
-    private int[] generations = new int[16];
-    private int[] free = new int[16];
-    private int nFree;
     /** Sources that need the owner to sleep in epoll (armed polls, busy direct I/O); holder only. */
     private int demand;
 
     /** The fds armed waits are registered for; holder only. */
-    private final ArmedFds armed = new ArmedFds(this);
-
-    /** Sources kept for the poller's life (a ring's direct-I/O eventfd), by identity. */
-    private PollSource[] persistent = new PollSource[0];
+    private final ArmedFds armed;
 
     /**
      * Set by the owner (volatile) before it publishes SLEEPING for a wait in epoll, cleared
      * after; read by wakers to choose the eventfd over unpark.
      */
     private volatile boolean sleeping;
-    /** close() ran: wake() is a no-op from then on. Written once by the closer, read by wakers. */
-    private volatile boolean closed;
 
-    /**
-     * Wakers inside {@link #wake()}: incremented before they read {@link #closed}, so close()
-     * (which sets closed first, then waits for this to drain) never closes the eventfd under
-     * a write that could land on a reused fd number. Atomic adds by wakers, volatile read.
-     */
-    private volatile int wakersInside;
-    /** Wake writes issued, for tests and stats; wakers add atomically. */
-    private volatile long wakeWrites;
-    private static final VarHandle WAKE_WRITES;
-    private static final VarHandle WAKERS_INSIDE;
+    /** Rings using this poller ({@link PollerRef}); token holder only, plain. */
+    int refs;
+    /** The last ring let go while the owner slept in the poller: the owner closes it on waking ({@link PollerRef}); holder only. */
+    boolean retired;
 
-    static {
-        try {
-            WAKE_WRITES = MethodHandles.lookup().findVarHandle(Poller.class, "wakeWrites", long.class);
-            WAKERS_INSIDE = MethodHandles.lookup().findVarHandle(Poller.class, "wakersInside", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private Poller(int epfd, int wakeFd, int armEpfd, io.jring.tw.TaskContext owner) {
+    private Poller(int epfd, int wakeFd, int armEpfd, TaskWorkQueue owner) {
         this.epfd = epfd;
         this.armEpfd = armEpfd;
         this.thread = armEpfd != epfd ? new PollerThread(this, owner, armEpfd) : null;
-        this.wakeFd = wakeFd;
+        this.waker = new PollerWake(wakeFd);
+        this.set = new EpollSet(sc, epfd, armEpfd);
+        this.armed = new ArmedFds(this, set);
         this.events = arena.allocate(MAX_EVENTS * Structs.EpollEvent.SIZE, 8);
-        for (int i = sources.length - 1; i > WAKE_SLOT; i--) {
-            free[nFree++] = i;
-        }
     }
 
     /**
@@ -110,10 +79,10 @@ public final class Poller {
     static final boolean THREAD_MODE = "thread".equals(System.getProperty("jring.poller", "owner"));
 
     /**
-     * Creates the epoll instance and the wake eventfd for {@code owner}'s context;
+     * Creates the epoll instance and the wake eventfd for {@code owner}'s task context;
      * IllegalStateException with the errno if Linux refuses.
      */
-    public static Poller open(io.jring.tw.TaskContext owner) {
+    public static Poller open(TaskWorkQueue owner) {
         SysCallContext sc = SysCallContext.current();
         int ep = PollCalls.epollCreate(sc, PollCalls.EPOLL_CLOEXEC);
         if (ep < 0) {
@@ -126,7 +95,7 @@ public final class Poller {
         }
         // Edge-triggered: each write is one event, and nobody needs to read the counter.
         int r = PollCalls.epollCtl(sc, ep, PollCalls.EPOLL_CTL_ADD, efd,
-                PollCalls.EPOLLIN | PollCalls.EPOLLET, WAKE_SLOT);
+                PollCalls.EPOLLIN | PollCalls.EPOLLET, EpollSet.WAKE_SLOT);
         if (r < 0) {
             FsCalls.close(sc, efd);
             FsCalls.close(sc, ep);
@@ -151,85 +120,12 @@ public final class Poller {
     // ---------------------------------------------------------------- sources
 
     /**
-     * Registers {@code fd} for {@code events} (epoll bits, e.g. with EPOLLONESHOT) on behalf
-     * of {@code source}. Returns a handle for {@link #modify}/{@link #remove}, or -errno.
-     */
-    public long add(PollSource source, int fd, int events) {
-        return add(source, fd, events, epfd);
-    }
-
-    private long add(PollSource source, int fd, int events, int ep) {
-        int slot = allocSlot(source);
-        long handle = handle(slot);
-        int r = PollCalls.epollCtl(sc, ep, PollCalls.EPOLL_CTL_ADD, fd, events, handle);
-        if (r < 0) {
-            freeSlot(slot);
-            return r;
-        }
-        return handle;
-    }
-
-    /** Re-arms or changes the interest of a registered fd: 0 or -errno. */
-    public int modify(long handle, int fd, int events) {
-        return PollCalls.epollCtl(sc, armEpfd, PollCalls.EPOLL_CTL_MOD, fd, events, handle);
-    }
-
-    /**
-     * Forgets a source. {@code deregister}: also removes {@code fd} from the epoll set (false
-     * when the fd is known closed, which removed it already).
-     */
-    public void remove(long handle, int fd, boolean deregister) {
-        int slot = (int) handle;
-        if (slot <= WAKE_SLOT || slot >= sources.length || generations[slot] != (int) (handle >>> 32)) {
-            return;
-        }
-        if (deregister) {
-            PollCalls.epollCtl(sc, armEpfd, PollCalls.EPOLL_CTL_DEL, fd, 0, 0L);
-        }
-        freeSlot(slot);
-    }
-
-    /**
      * Registers a source for the poller's life, once per source (edge-triggered input, e.g.
      * an eventfd that Linux AIO signals). Sources that report {@code retired} are dropped
      * first; their fds are closed, which removed them from the epoll set.
      */
     public void ensurePersistent(PersistentSource source) {
-        PollSource[] cur = persistent;
-        int live = 0;
-        boolean found = false;
-        for (PollSource s : cur) {
-            if (s == source) {
-                found = true;
-            }
-            if (!((PersistentSource) s).retired()) {
-                live++;
-            }
-        }
-        if (found) {
-            return;
-        }
-        PollSource[] next = new PollSource[live + 1];
-        int n = 0;
-        for (PollSource s : cur) {
-            if (((PersistentSource) s).retired()) {
-                forgetPersistent(s);
-            } else {
-                next[n++] = s;
-            }
-        }
-        if (add(source, source.fd(), PollCalls.EPOLLIN | PollCalls.EPOLLET) >= 0) {
-            next[n++] = source;
-        }
-        persistent = Arrays.copyOf(next, n);
-    }
-
-    private void forgetPersistent(PollSource s) {
-        for (int i = 1; i < sources.length; i++) {
-            if (sources[i] == s) {
-                freeSlot(i);
-            }
-        }
+        set.ensurePersistent(source);
     }
 
     /** A source registered for the poller's life. */
@@ -238,36 +134,6 @@ public final class Poller {
 
         /** Its fd was closed (its owner shut down): the poller may forget it. */
         boolean retired();
-    }
-
-    private int allocSlot(PollSource source) {
-        if (nFree == 0) {
-            grow();
-        }
-        int slot = free[--nFree];
-        sources[slot] = source;
-        return slot;
-    }
-
-    private void freeSlot(int slot) {
-        sources[slot] = null;
-        generations[slot]++;
-        free[nFree++] = slot;
-    }
-
-    private void grow() {
-        int old = sources.length;
-        int size = old * 2;
-        sources = Arrays.copyOf(sources, size);
-        generations = Arrays.copyOf(generations, size);
-        free = Arrays.copyOf(free, size);
-        for (int i = size - 1; i >= old; i--) {
-            free[nFree++] = i;
-        }
-    }
-
-    private long handle(int slot) {
-        return ((long) generations[slot] << 32) | slot;
     }
 
     // ---------------------------------------------------------------- armed waits
@@ -302,11 +168,6 @@ public final class Poller {
      */
     public static int readiness(int fd) {
         return ArmedFds.readiness(fd);
-    }
-
-    /** Registers an armed fd where armed fds are watched: its handle, or -errno. */
-    long addArmed(ArmedFd a, int fd, int interest) {
-        return add(a, fd, interest, armEpfd);
     }
 
     /** The owner waits in epoll itself (no {@link PollerThread}), so {@link #harvest} sees the armed fds. */
@@ -349,13 +210,9 @@ public final class Poller {
     }
 
     /** Holder: a wait should block in epoll rather than park (armed waits, and no poller thread watches them). */
+    @Override
     public boolean hasDemand() {
         return demand > 0 && thread == null;
-    }
-
-    /** Holder: registered sources besides the wake eventfd and persistent ones. */
-    public int registeredCount() {
-        return sources.length - 1 - nFree - persistent.length;
     }
 
     // ---------------------------------------------------------------- waiting
@@ -364,9 +221,10 @@ public final class Poller {
      * Holder: dispatches what is ready now (epoll_wait with timeout 0). Returns the number of
      * events dispatched.
      */
+    @Override
     public int pollNow() {
         int n = PollCalls.epollPoll(sc, epfd, events, MAX_EVENTS);
-        return n > 0 ? dispatch(n) : 0;
+        return n > 0 ? set.dispatch(this, events, n) : 0;
     }
 
     /**
@@ -382,30 +240,12 @@ public final class Poller {
 
     /** Holder: runs the sources of the {@code n} events {@link #sleep} returned. */
     public int dispatchPending(int n) {
-        return n > 0 ? dispatch(n) : 0;
-    }
-
-    private int dispatch(int n) {
-        return dispatch(events, n);
+        return n > 0 ? set.dispatch(this, events, n) : 0;
     }
 
     /** Holder: runs the sources of {@code n} events in {@code events} (this poller's, or its thread's buffer). */
     int dispatch(MemorySegment events, int n) {
-        int done = 0;
-        for (int i = 0; i < n; i++) {
-            long data = Structs.EpollEvent.data(events, i);
-            int revents = Structs.EpollEvent.events(events, i);
-            int slot = (int) data;
-            if (slot == WAKE_SLOT || slot >= sources.length || generations[slot] != (int) (data >>> 32)) {
-                continue;
-            }
-            PollSource s = sources[slot];
-            if (s != null) {
-                done++;
-                s.onReady(this, revents);
-            }
-        }
-        return done;
+        return set.dispatch(this, events, n);
     }
 
     /** Owner: the coming sleep is in epoll (wakers write the eventfd). */
@@ -419,25 +259,19 @@ public final class Poller {
     }
 
     /** Any thread: the owner published a sleep in this poller. */
+    @Override
     public boolean isSleeping() {
         return sleeping;
     }
 
     /** Any thread: wakes the owner's epoll_wait. */
+    @Override
     public void wake() {
-        WAKERS_INSIDE.getAndAdd(this, 1);
-        try {
-            if (!closed) {
-                WAKE_WRITES.getAndAdd(this, 1L);
-                PollCalls.eventfdWrite(SysCallContext.current(), wakeFd, 1L);
-            }
-        } finally {
-            WAKERS_INSIDE.getAndAdd(this, -1);
-        }
+        waker.wake();
     }
 
     public long wakeWrites() {
-        return wakeWrites;
+        return waker.writes();
     }
 
     /**
@@ -445,31 +279,23 @@ public final class Poller {
      * Registrations die with the epoll fd.
      */
     public void close() {
-        if (closed) {
+        if (waker.isClosed()) {
             return;
         }
-        closed = true;
-        while (wakersInside != 0) {
-            Thread.onSpinWait();
-        }
+        waker.close();
         if (thread != null) {
             thread.stop();
             FsCalls.close(sc, armEpfd);
         }
-        FsCalls.close(sc, wakeFd);
+        waker.closeFd(sc);
         FsCalls.close(sc, epfd);
-        Arrays.fill(sources, null);
-        persistent = new PollSource[0];
+        set.clear();
         sc.close();
         arena.close();
     }
 
+    @Override
     public boolean isClosed() {
-        return closed;
-    }
-
-    /** For tests: the epoll fd. */
-    public int epollFd() {
-        return epfd;
+        return waker.isClosed();
     }
 }

@@ -5,8 +5,8 @@ import io.jring.sys.NativeMemory;
 import io.jring.sys.PollCalls;
 import io.jring.sys.Structs;
 import io.jring.sys.SysCallContext;
-import io.jring.tw.TaskContext;
 import io.jring.tw.TaskWork;
+import io.jring.tw.TaskWorkQueue;
 import io.jring.tw.TaskWorkTarget;
 
 import java.lang.foreign.Arena;
@@ -31,7 +31,7 @@ final class PollerThread extends TaskWork implements TaskWorkTarget {
     private static final int WAIT_MS = 100;
 
     private final Poller poller;
-    private final TaskContext owner;
+    private final TaskWorkQueue owner;
     private final int epfd;
     private final Arena arena = NativeMemory.shared();
     private final MemorySegment events;
@@ -39,7 +39,7 @@ final class PollerThread extends TaskWork implements TaskWorkTarget {
     private volatile int batch;
     private volatile boolean stopping;
 
-    PollerThread(Poller poller, TaskContext owner, int epfd) {
+    PollerThread(Poller poller, TaskWorkQueue owner, int epfd) {
         this.poller = poller;
         this.owner = owner;
         this.epfd = epfd;

@@ -1,7 +1,6 @@
 package io.jring.tw;
 
 import io.jring.TaskWorkKind;
-import io.jring.poll.Poller;
 import io.jring.trace.TaskAddEvent;
 import io.jring.trace.TaskWorkRunEvent;
 import io.jring.trace.Tracing;
@@ -38,7 +37,7 @@ import java.util.concurrent.locks.LockSupport;
  * the read-mostly fields here do not share a cache line with the fields the owner writes on
  * every entry and run.
  */
-public final class TaskContext extends TaskContextPad2 {
+public final class TaskContext extends TaskContextPad2 implements TaskWorkQueue {
 
     /** Token states. */
     static final int FREE = 0;
@@ -80,11 +79,11 @@ public final class TaskContext extends TaskContextPad2 {
 
     /**
      * This thread's epoll waiter, opened by the first ring that needs one and closed when
-     * the last such ring lets go ({@link #retainPoller}/{@link #releasePoller}). Written by
-     * the token holder with volatile stores; read volatile by wakers, who write its eventfd
-     * instead of unparking when the owner sleeps in it.
+     * the last such ring lets go (io.jring.poll.PollerRef counts them). Written by the token
+     * holder with volatile stores ({@link #setPoller}); read volatile by wakers, who write
+     * its eventfd instead of unparking when the owner sleeps in it.
      */
-    private volatile Poller poller;
+    private volatile TaskPoller poller;
 
     private static final VarHandle STATE;
     private static final VarHandle WAKEUPS;
@@ -124,6 +123,7 @@ public final class TaskContext extends TaskContextPad2 {
         return CURRENT.get();
     }
 
+    @Override
     public Thread owner() {
         return owner;
     }
@@ -138,6 +138,7 @@ public final class TaskContext extends TaskContextPad2 {
      * Adds task work from any thread to the list of the given strategy, waking whoever must
      * run it (see the class comment).
      */
+    @Override
     public void addTaskWork(TaskWork work, TaskWorkKind kind) {
         int bit = 1 << kind.ordinal();
         if ((usedKinds & bit) == 0) {
@@ -196,7 +197,7 @@ public final class TaskContext extends TaskContextPad2 {
 
     /** Any thread: wakes the owner's sleep: its poller's eventfd if it sleeps in epoll, else unpark. */
     public void wakeSleeper() {
-        Poller p = poller;
+        TaskPoller p = poller;
         if (p != null && p.isSleeping()) {
             p.wake();
         } else {
@@ -206,53 +207,19 @@ public final class TaskContext extends TaskContextPad2 {
 
     // ---------------------------------------------------------------- poller
 
-    /** Token holder: this thread's poller, or null if none is open. */
-    public Poller pollerIfOpen() {
+    /** This thread's poller, or null if none is open (the token holder's view; wakers read it too). */
+    public TaskPoller poller() {
         return poller;
     }
 
-    /** Token holder: a ring starts using this thread's poller (opened on first use). */
-    public Poller retainPoller() {
-        Poller p = poller;
-        if (p == null) {
-            p = Poller.open(this);
-            pollerRetired = false;
-            poller = p;
-            watchExit();   // the owner may end with polls armed
-        }
-        pollerRefs++;
-        return p;
-    }
-
     /**
-     * Token holder: a ring stops using the poller; the last one closes it, or, if the owner
-     * sleeps in it right now (a helper holds the token), leaves that to the owner.
+     * Token holder (PollerRef): {@code p} is this thread's poller now, or none ({@code null},
+     * closed). An open one has the owner's end watched: it may end with polls armed.
      */
-    public void releasePoller() {
-        if (--pollerRefs > 0 || poller == null) {
-            return;
-        }
-        if (Thread.currentThread() != owner && poller.isSleeping()) {
-            pollerRetired = true;
-            poller.wake();
-        } else {
-            closePoller();
-        }
-    }
-
-    /** Owner, after a sleep in the poller: closes it if the last ring let go meanwhile. */
-    public void afterPollSleep() {
-        if (pollerRetired && pollerRefs == 0) {
-            closePoller();
-        }
-    }
-
-    private void closePoller() {
-        Poller p = poller;
-        poller = null;
-        pollerRetired = false;
+    public void setPoller(TaskPoller p) {
+        poller = p;
         if (p != null) {
-            p.close();
+            watchExit();
         }
     }
 

@@ -60,11 +60,6 @@ abstract class TaskContextRun extends TaskContextPad1 {
     boolean runCancel;
     boolean running;
     int runCount;
-
-    /** Rings using the poller. */
-    int pollerRefs;
-    /** The last ring let go while the owner slept in the poller: the owner closes it on waking. */
-    boolean pollerRetired;
 }
 
 abstract class TaskContextPad2 extends TaskContextRun {

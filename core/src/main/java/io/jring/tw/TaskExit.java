@@ -1,7 +1,5 @@
 package io.jring.tw;
 
-import io.jring.poll.Poller;
-
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -65,7 +63,7 @@ final class TaskExit {
     static boolean runLeftBehind(TaskContext ctx) {
         boolean[] armed = new boolean[1];
         ctx.withToken(() -> {
-            Poller p = ctx.pollerIfOpen();
+            TaskPoller p = ctx.poller();
             if (p != null && p.hasDemand()) {
                 p.pollNow();
             }

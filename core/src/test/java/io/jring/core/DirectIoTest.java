@@ -196,19 +196,19 @@ class DirectIoTest {
             // Until the waiter had to sleep at least once (a read that completed before the
             // wait looked for it needs no sleep): a handful of rounds, at most 400.
             MemorySegment buf = arena.allocate(4096, 4096);
-            for (int round = 0; round < 400 && (round < 20 || tc.pollerIfOpen() == null); round++) {
+            for (int round = 0; round < 400 && (round < 20 || io.jring.poll.PollerRef.ifOpen(tc) == null); round++) {
                 ring.getSqe().prepRead(fd, buf, (round % 8) * 4096L).userData(round);
                 ring.submitAndWait(1);
                 Cqe c = ring.waitCqe();
                 assertEquals(4096, c.res());
                 ring.cqeSeen(c);
             }
-            assertNotNull(tc.pollerIfOpen(), "the waiter should have used its poller for the device's eventfd");
+            assertNotNull(io.jring.poll.PollerRef.ifOpen(tc), "the waiter should have used its poller for the device's eventfd");
         } finally {
             ring.close();
             Fds.close(fd);
         }
-        assertNull(tc.pollerIfOpen(), "closing the last ring that used the poller closes it");
+        assertNull(io.jring.poll.PollerRef.ifOpen(tc), "closing the last ring that used the poller closes it");
     }
 
     /**
@@ -238,7 +238,7 @@ class DirectIoTest {
                     assertEquals(want[i * 4096 + 17], buf.get(ValueLayout.JAVA_BYTE, 17));
                     ring.cqeSeen(c);
                 }
-                pollerAfter.set(io.jring.tw.TaskContext.current().pollerIfOpen());
+                pollerAfter.set(io.jring.poll.PollerRef.ifOpen(io.jring.tw.TaskContext.current()));
             } catch (Throwable e) {
                 failure.set(e);
             }

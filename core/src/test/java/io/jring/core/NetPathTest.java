@@ -182,9 +182,9 @@ class NetPathTest {
             ring.getSqe().prepPollMultishot(sp[0], Poll.IN).userData(2);
             ring.submit();
             assertNull(ring.peekCqe());
-            assertNotNull(tc.pollerIfOpen());
+            assertNotNull(io.jring.poll.PollerRef.ifOpen(tc));
             ring.close();
-            assertNull(tc.pollerIfOpen(), "the poller closes with the last ring that used it");
+            assertNull(io.jring.poll.PollerRef.ifOpen(tc), "the poller closes with the last ring that used it");
         } finally {
             Fds.close(sp[0]);
             Fds.close(sp[1]);

@@ -6,6 +6,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import io.jring.TaskWorkKind;
 import io.jring.poll.Poller;
+import io.jring.poll.PollerRef;
 import io.jring.tw.TaskContext;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,10 +60,10 @@ public class PollerWakeTest {
             }
             c = Waiters.newContext();
             c.enter();             // the owner is inside its wait loop: token held
-            c.retainPoller();
+            PollerRef.retain(c);
         }
         ctx = c;
-        poller = c.pollerIfOpen();
+        poller = PollerRef.ifOpen(c);
         writesBefore = poller.wakeWrites();
     }
 
