@@ -99,7 +99,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final CompletionQueue cq;
     final RequestPool pool;
     /** Shared rings only (null for SINGLE_ISSUER): the posting right. */
-    private final ReentrantLock lock;
+    final ReentrantLock lock;
     /** DEFER_TASKRUN rings only. */
     final LocalWorkList local;
     private final IoWq iowq;
@@ -128,6 +128,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final ArmTransit armTransit = new ArmTransit();
     /** ASYNC_CANCEL and a link timeout's cancel of its target: posting right. */
     final AsyncCancel asyncCancel = new AsyncCancel(this);
+    /** MSG_RING: this ring's carriers (sender side), its inbox and the files on their way in. */
+    final MsgRingDelivery msgRing = new MsgRingDelivery(this);
     /** Provided-buffer groups: posting right only. */
     final ProvidedBuffers buffers = new ProvidedBuffers();
     /**
@@ -171,14 +173,12 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     private static final VarHandle OWNER;
     private static final VarHandle CLOSED;
-    private static final VarHandle REMOTE_FDS;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             OWNER = l.findVarHandle(RingContext.class, "owner", Thread.class);
             CLOSED = l.findVarHandle(RingContext.class, "closed", int.class);
-            REMOTE_FDS = l.findVarHandle(RingContext.class, "remoteFds", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -229,6 +229,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     public IoWq ioWq() {
         return iowq;
+    }
+
+    /** MSG_RING's sending and delivering side of this ring (Linux's msg_ring.c). */
+    public MsgRingDelivery msgRing() {
+        return msgRing;
     }
 
     public boolean isClosing() {
@@ -294,9 +299,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 if (local != null) {
                     ownerCtx.rings().addLocalWork(local);
                 }
-                if (!inbox.isEmpty()) {
-                    drainInbox();
-                }
+                msgRing.drainInbox();   // messages sent before it had an owner
             }
             tc = ownerCtx;
         } else {
@@ -332,34 +335,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     void unlockRing() {
         if (lock != null) {
             lock.unlock();
-            if (!inbox.isEmpty() && !lock.isHeldByCurrentThread()) {
-                deliverInbox();
+            if (msgRing.hasWaitingMessages() && !lock.isHeldByCurrentThread()) {
+                msgRing.deliverInbox();
             }
-        }
-    }
-
-    /**
-     * A shared ring: delivers the MSG_RINGs whose senders found its lock taken, unless
-     * another thread holds it now, which delivers them when it lets go. A sender adds to the
-     * inbox, then tries the lock; a holder lets go, then looks at the inbox: both volatile,
-     * so one of the two sees the other and no message is left behind.
-     */
-    private void deliverInbox() {
-        while (!inbox.isEmpty() && lock.tryLock()) {
-            try {
-                runInbox();
-                poster.flush();
-            } finally {
-                lock.unlock();
-            }
-            wakeWaiterIfOther();
-        }
-    }
-
-    /** Posting right of a shared ring: delivers its queued messages, oldest first. */
-    private void runInbox() {
-        for (MsgCarrier m; (m = inbox.poll()) != null; ) {
-            m.runTaskWork(false);
         }
     }
 
@@ -635,184 +613,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return asyncCancel.cancel(canceller, flags, userData, fd);
     }
 
-    // =============================================================== MSG_RING
-
-    /**
-     * MSG_RING messages sent before this SINGLE_ISSUER ring had an owner; the owner takes
-     * them when it appears (and a sender that sees the owner appear hands them over itself).
-     * For a shared ring: messages whose sender found its lock taken; the holder delivers
-     * them when it lets go ({@link #unlockRing}).
-     */
-    private final java.util.concurrent.ConcurrentLinkedQueue<MsgCarrier> inbox =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
-
-    /** Carriers of this ring's messages to other threads' rings; the sender's posting right. */
-    final MsgCarrierCache carriers = new MsgCarrierCache();
-
-    /**
-     * SEND_FD messages to this ring sent by remote task work and not yet run: close() waits
-     * for them, since each holds a file and a sender's request that must complete. The
-     * sender increments it and then re-reads {@link #closed}; close() sets {@link #closed}
-     * and then reads it: volatile on both sides (Dekker), so either the sender sees the
-     * ring closing (and backs out with -EBADFD) or close() sees the message and waits for
-     * it. Decremented by whoever ran the message. Data messages are not counted: one caught
-     * by a close just drops, like the CQEs the close drops.
-     */
-    private volatile int remoteFds;
-
-    /**
-     * Sender's posting right: delivers a message to {@code target} (DATA: a CQE with
-     * {@code userData}/{@code res}/{@code cflags}; SEND_FD: install {@code fd}, a private
-     * duplicate, into slot {@code dstIndex}, then the CQE unless skipped). Same owner (or
-     * this ring): posted at once. Another thread's SINGLE_ISSUER ring: remote task work on
-     * its owner's task (its local list with DEFER_TASKRUN, lazily woken). A shared ring:
-     * posted under its lock if that is free, else left in its inbox for the lock's holder.
-     * Returns the sender's result: 0, the install's -errno, -EBADFD if the target is
-     * closed, or, for a SEND_FD by remote task work or through the inbox,
-     * {@link OpDef#ISSUE_QUEUED}: {@code sender} completes with the install's result once
-     * the target's task has run it, as Linux's io_msg_fd_remote.
-     */
-    public int sendMessage(RingContext target, long userData, int res, int cflags, int fd, int dstIndex,
-                           boolean skipCqe, Request sender) {
-        if (target.closed != 0) {
-            if (fd >= 0) {
-                FileTable.closeNow(fd);
-            }
-            return -Errno.EBADFD;
-        }
-        if (target == this) {
-            return deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
-        }
-        if (target.legacyMsgRing && fd < 0) {
-            target.cqLock.lock();
-            try {
-                target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
-                target.poster.publish();
-            } finally {
-                target.cqLock.unlock();
-            }
-            target.wakeWaiterIfOther();
-            return 0;
-        }
-        TaskContext oc = target.ownerCtx;
-        if (!target.singleIssuer) {
-            // Only try the lock: this thread may hold its own ring's lock, and two rings
-            // sending to each other would deadlock (Linux's io_lock_external_ctx only tries
-            // it too). Taken: the message waits in the inbox for the holder.
-            if (target.lock.tryLock()) {
-                int r;
-                try {
-                    target.runInbox();
-                    r = target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
-                    target.poster.flush();
-                } finally {
-                    target.unlockRing();
-                }
-                target.wakeWaiterIfOther();
-                return r;
-            }
-        } else if (oc != null && oc == TaskContext.current()) {
-            // This thread owns both rings and holds its token: it has the target's posting right.
-            int r = target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
-            target.poster.flush();
-            return r;
-        }
-        if (fd >= 0) {
-            REMOTE_FDS.getAndAdd(target, 1);
-            if (target.closed != 0) {
-                target.remoteFdDone();
-                FileTable.closeNow(fd);
-                return -Errno.EBADFD;
-            }
-        }
-        MsgCarrier m = carriers.take().set(target, userData, res, cflags, fd, dstIndex, skipCqe,
-                fd >= 0 ? sender : null);
-        if (!target.singleIssuer) {
-            target.inbox.add(m);
-            target.deliverInbox();
-        } else if (oc != null) {
-            target.queueRemote(m, oc);
-        } else {
-            target.inbox.add(m);
-            target.drainInbox();
-        }
-        return fd >= 0 ? OpDef.ISSUE_QUEUED : 0;
-    }
-
-    /** A counted SEND_FD message has run (see {@link #remoteFds}). */
-    void remoteFdDone() {
-        REMOTE_FDS.getAndAdd(this, -1);
-    }
-
-    private void queueRemote(MsgCarrier m, TaskContext oc) {
-        m.setCompletionWork(true);
-        if (local != null) {
-            local.add(m, true, oc);
-        } else {
-            oc.addTaskWork(m, kind);
-        }
-    }
-
-    /** Hands messages that waited for an owner to it (any thread, once the owner is known). */
-    private void drainInbox() {
-        TaskContext oc = ownerCtx;
-        if (oc == null) {
-            return;
-        }
-        MsgCarrier m;
-        while ((m = inbox.poll()) != null) {
-            queueRemote(m, oc);
-        }
-    }
-
-    /**
-     * Target's posting right, or any thread once the ring is closing (then it only drops):
-     * posts the message's CQE, installing the sent file first. Returns the sender's result:
-     * 0; for SEND_FD the install's result, which the target's CQE carries too (0, the slot
-     * for FILE_INDEX_ALLOC, or its -errno, then without a target CQE, as Linux), or -EOWNERDEAD if
-     * the owner is gone ({@code ownerGone}: Linux's install task work run by an exiting
-     * task); -EBADFD if the ring is closing. A data message still posts when the owner is
-     * gone: the CQ outlives its owner, as Linux's fallback posts it too.
-     */
-    int deliverHere(long userData, int res, int cflags, int fd, int dstIndex, boolean skipCqe, boolean ownerGone) {
-        if (closed != 0 || (ownerGone && fd >= 0)) {
-            if (fd >= 0) {
-                FileTable.closeNow(fd);
-            }
-            return closed != 0 ? -Errno.EBADFD : -Errno.EOWNERDEAD;
-        }
-        if (fd >= 0) {
-            int r = resources.files.install(dstIndex, fd);
-            FileTable.closeNow(fd);
-            if (r < 0) {
-                return r;
-            }
-            res = r;
-        }
-        if (!skipCqe) {
-            poster.post(userData, res, cflags);
-        }
-        return fd >= 0 ? res : 0;   // SEND_FD: the sender's result is the install's (the slot for ALLOC)
-    }
-
-    /** close(): runs what is left in the inbox (the ring never got an owner); it only drops now. */
-    private void drainInboxForClose() {
-        MsgCarrier m;
-        while ((m = inbox.poll()) != null) {
-            m.runTaskWork(true);
-        }
-    }
-
-    /** SEND_FD, sender's side: a private duplicate of fixed slot {@code index}, or -EBADF. */
-    public int duplicateFixed(int index) {
-        int fd = resources.resolveFixedFile(index);
-        if (fd < 0) {
-            return -Errno.EBADF;
-        }
-        int d = FileTable.dup(fd);
-        return d >= 0 ? d : -Errno.EBADF;
-    }
-
     /** Posting right: every armed request of this ring is asked to end (close()). */
     private void cancelAllArmed() {
         for (Request r = armed.first(); r != null; r = r.armedNext) {
@@ -1052,11 +852,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             }
             interrupted |= parkForClose(me);
         }
-        while (remoteFds > 0) {
+        while (msgRing.hasRemoteFds()) {
             // SEND_FD messages on their way in: their senders' requests wait for the result.
-            drainInboxForClose();
+            msgRing.drainInboxForClose();
             drainForClose();
-            if (remoteFds == 0) {
+            if (!msgRing.hasRemoteFds()) {
                 break;
             }
             interrupted |= parkForClose(me);
