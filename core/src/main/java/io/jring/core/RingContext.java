@@ -12,8 +12,6 @@ import io.jring.ops.OpDef;
 import io.jring.tw.HelperWaker;
 import io.jring.poll.Poller;
 import io.jring.tw.TaskContext;
-import io.jring.sys.ResourceLimits;
-import io.jring.sys.SysCallContext;
 import io.jring.tw.TaskWorkTarget;
 
 import java.lang.foreign.MemorySegment;
@@ -104,12 +102,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final LocalWorkList local;
     private final IoWq iowq;
     /**
-     * The io-wq limits last asked for with {@link #registerIoWqMaxWorkers}, bounded and
-     * unbound, unclamped; 0 = never set (Linux's ctx->iowq_limits). Guarded by its own
-     * monitor: registration calls may come from any thread and are rare.
-     */
-    private final int[] iowqLimits = new int[2];
-    /**
      * Native AIO for O_DIRECT, started on first use. Written once under the posting right
      * (volatile: waiters on other threads read it to reap); close() after the drain.
      */
@@ -128,6 +120,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final ArmTransit armTransit = new ArmTransit();
     /** ASYNC_CANCEL and a link timeout's cancel of its target: posting right. */
     final AsyncCancel asyncCancel = new AsyncCancel(this);
+    /** The application's registrations: files, buffers, io-wq limits. */
+    private final Registration registration = new Registration(this);
     /** MSG_RING: this ring's carriers (sender side), its inbox and the files on their way in. */
     final MsgRingDelivery msgRing = new MsgRingDelivery(this);
     /** Provided-buffer groups: posting right only. */
@@ -229,6 +223,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     public IoWq ioWq() {
         return iowq;
+    }
+
+    /** Registration of files, buffers and io-wq limits (Linux's register.c). */
+    public Registration registration() {
+        return registration;
     }
 
     /** MSG_RING's sending and delivering side of this ring (Linux's msg_ring.c). */
@@ -751,82 +750,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     public int forEachCqe(CqeHandler handler) {
         return reader.forEachCqe(handler);
-    }
-
-    // =============================================================== registration
-
-    /**
-     * Runs a registration change under the posting right. A SINGLE_ISSUER ring nobody has
-     * entered yet has nothing in flight and no other poster: the change runs as it is, and
-     * registering does not make this thread the owner (the first thread that submits is).
-     * A thread that claims the ring meanwhile would be using it concurrently, which the
-     * API does not allow.
-     */
-    private void underPostingRight(Runnable change) {
-        if (singleIssuer && owner == null) {
-            checkUsable();
-            change.run();
-            return;
-        }
-        TaskContext tc = enter();
-        try {
-            lockRing();
-            try {
-                change.run();
-            } finally {
-                unlockRing();
-            }
-        } finally {
-            tc.exit();
-        }
-    }
-
-    public void registerFiles(int[] fds) {
-        underPostingRight(() -> resources.files.register(fds));
-    }
-
-    public void updateFiles(int offset, int[] fds) {
-        underPostingRight(() -> resources.files.update(offset, fds));
-    }
-
-    public void unregisterFiles() {
-        underPostingRight(resources.files::unregister);
-    }
-
-    public void registerBuffers(MemorySegment[] bufs) {
-        underPostingRight(() -> resources.buffers.register(bufs));
-    }
-
-    public void unregisterBuffers() {
-        underPostingRight(resources.buffers::unregister);
-    }
-
-    /**
-     * As Linux's io_register_iowq_max_workers: the non-zero values are remembered unclamped
-     * (ctx->iowq_limits), then the remembered ones are applied to io-wq clamped to the soft
-     * RLIMIT_NPROC of now (io_wq_max_workers), so a lowered limit also takes effect on a call
-     * that changes nothing ("0, 0"). Returns the limits io-wq had before.
-     */
-    public int[] registerIoWqMaxWorkers(int bounded, int unbound) {
-        checkUsable();
-        if (bounded < 0 || unbound < 0) {
-            throw new IoUringException(Errno.EINVAL, "max workers must be >= 0 (0 = unchanged), got "
-                    + bounded + ", " + unbound);
-        }
-        long nproc = ResourceLimits.softLimit(SysCallContext.current(), ResourceLimits.RLIMIT_NPROC);
-        if (nproc < 0) {
-            nproc = Long.MAX_VALUE;   // cannot fail on Linux (EFAULT, EINVAL only): no limit known
-        }
-        synchronized (iowqLimits) {
-            if (bounded != 0) {
-                iowqLimits[0] = bounded;
-            }
-            if (unbound != 0) {
-                iowqLimits[1] = unbound;
-            }
-            // A limit clamped to 0 (RLIMIT_NPROC 0) leaves the worker limit as it is, as in Linux.
-            return iowq.setMaxWorkers((int) Math.min(iowqLimits[0], nproc), (int) Math.min(iowqLimits[1], nproc));
-        }
     }
 
     // =============================================================== close
