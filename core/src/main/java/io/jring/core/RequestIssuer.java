@@ -23,7 +23,7 @@ import io.jring.tw.TaskContext;
  * the submitting thread under the ring's posting right, except {@link #runInWorker} and
  * {@link #completeFromElsewhere} which run wherever the op finished.
  */
-final class RequestIssuer {
+public final class RequestIssuer {
     /** Task work of an armed request whose file reported readiness (or that a cancel claimed). */
     static final TaskWorkFunc POLL_READY = (req, cancel) -> req.ring.issuer.pollReady(req, cancel);
     /** Task work from an io-wq worker whose non-blocking attempt got EAGAIN ("async hybrid"). */
@@ -430,7 +430,7 @@ final class RequestIssuer {
      * Any thread other than the posting right's holder (worker, poller, timer, reaper):
      * completes the request through task work in its task, flagged as completion work.
      */
-    void completeFromElsewhere(Request req, int res, int cflags) {
+    public void completeFromElsewhere(Request req, int res, int cflags) {
         completeInTask(req, res, cflags, RingContext.COMPLETE, true, true);
     }
 

@@ -8,13 +8,10 @@ import io.jring.Setup;
 import io.jring.Sqe;
 import io.jring.TaskWorkKind;
 import io.jring.iowq.IoWq;
-import io.jring.ops.OpDef;
 import io.jring.tw.HelperWaker;
 import io.jring.poll.Poller;
 import io.jring.tw.TaskContext;
 import io.jring.tw.TaskWorkTarget;
-
-import java.lang.foreign.MemorySegment;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -53,22 +50,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     static final TaskWorkFunc DIRECT_FLUSH_COMPLETE = (req, cancel) -> {
         req.ring.directIo.flushWrite(req, req.ring.resources.inlineSys());
         DIRECT_COMPLETE.run(req, cancel);
-    };
-
-    /**
-     * A descriptor an io-wq worker made for a fixed-file slot ({@code req.res}: OPENAT, SOCKET,
-     * ACCEPT) goes into the table here, under the posting right, and the CQE carries the
-     * install's result.
-     * A cancelled request closes it instead: no descriptor may outlive its request.
-     */
-    static final TaskWorkFunc INSTALL_OPENED = (req, cancel) -> {
-        if (cancel || req.ring.isClosing()) {
-            FileTable.closeNow(req.res);
-            req.res = -Errno.ECANCELED;
-        } else {
-            req.res = req.ring.resources.files.installOwned(req.fileIndex, req.res);
-        }
-        RingContext.COMPLETE.run(req, cancel);
     };
 
     /**
@@ -113,7 +94,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final DrainQueue drain = new DrainQueue(this);
     /** TIMEOUT/LINK_TIMEOUT bookkeeping (posting right) and their timer thread. */
     final Timeouts timeouts = new Timeouts(this);
-    private final Timers timers = new Timers(this);
     /** Armed requests of this ring, in whatever poller: posting right only. */
     final ArmedList armed = new ArmedList();
     /** Requests workers handed back to their task to arm poll, until it does (its own lock). */
@@ -223,6 +203,38 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     public IoWq ioWq() {
         return iowq;
+    }
+
+    // The parts ops call (posting right unless said otherwise), each named after its kernel file.
+
+    /** Request issue and hand-back to the request's task; completeFromElsewhere from any thread. */
+    public RequestIssuer issuer() {
+        return issuer;
+    }
+
+    /** CQE posting (Linux's io_uring.c completion side). */
+    public CompletionPoster poster() {
+        return poster;
+    }
+
+    /** TIMEOUT, TIMEOUT_REMOVE and LINK_TIMEOUT (Linux's timeout.c). */
+    public Timeouts timeouts() {
+        return timeouts;
+    }
+
+    /** ASYNC_CANCEL (Linux's cancel.c). */
+    public AsyncCancel asyncCancel() {
+        return asyncCancel;
+    }
+
+    /** Provided-buffer groups (Linux's kbuf.c). */
+    public ProvidedBuffers buffers() {
+        return buffers;
+    }
+
+    /** Registered files and buffers, inline syscall scratch (Linux's filetable.c and rsrc.c). */
+    public RingResources resources() {
+        return resources;
     }
 
     /** Registration of files, buffers and io-wq limits (Linux's register.c). */
@@ -488,16 +500,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         cqWait.wakeIfOther();
     }
 
-    /** Worker side of {@link Request#runInWorker()}. */
-    void runInWorker(Request req) {
-        issuer.runInWorker(req);
-    }
-
-    /** Completes a request from a worker, poller, timer or reaper through task work. */
-    public void completeFromElsewhere(Request req, int res, int cflags) {
-        issuer.completeFromElsewhere(req, res, cflags);
-    }
-
     /**
      * Posting right: submits an O_DIRECT read or write to the device through native AIO.
      * 0 if submitted (completion comes as task work), -EAGAIN to use io-wq instead, or -errno.
@@ -514,11 +516,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             }
         }
         return directIo.submit(req, write, address, length, offset);
-    }
-
-    /** Posting right: the issuing op says why it fails {@code req} (shown in the ReqFailed event). */
-    public void explainFailure(Request req, String reason) {
-        poster.explainFailure(req, reason);
     }
 
     /** Posting right: hands the direct I/O queued by this batch to the device. */
@@ -558,58 +555,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         issuer.cancelArmed(target);
         armed.remove(target);   // out of the cancel hash at once, as io_poll_disarm's hash_del
         return 0;
-    }
-
-    /** Selects a provided buffer for the request from its group (its len caps the size). */
-    public int selectBuffer(Request req) {
-        return buffers.select(req, req.bufGroup, req.len);
-    }
-
-    public void provideBuffers(int groupId, MemorySegment region, int bufLen, int count, int firstBid) {
-        buffers.provide(groupId, region, bufLen, count, firstBid);
-    }
-
-    public int removeBuffers(int groupId, int count) {
-        return buffers.remove(groupId, count);
-    }
-
-    Timers timers() {
-        return timers;
-    }
-
-    /** LINK_TIMEOUT prep: it guards the chain member before it (-EINVAL if there is none). */
-    public int attachLinkTimeout(Request lt) {
-        Request prev = links.lastMember();
-        if (prev == null || prev.opcode == io.jring.Opcode.LINK_TIMEOUT) {
-            return -Errno.EINVAL;
-        }
-        lt.markSideState(Request.SIDE_LINK);
-        lt.timeoutTarget = prev;
-        return 0;
-    }
-
-    public void armTimeout(Request req, long nanos, int count, int flags) {
-        timeouts.arm(req, nanos, count, flags);
-    }
-
-    /**
-     * TIMEOUT_REMOVE: removes the TIMEOUT with {@code userData}, or with {@code Timeout.UPDATE}
-     * moves its expiry (with LINK_TIMEOUT_UPDATE too: an armed LINK_TIMEOUT's) to {@code nanos}.
-     * As in Linux, LINK_TIMEOUT_UPDATE without UPDATE is a plain removal.
-     */
-    public int removeTimeout(long userData, int flags, long nanos) {
-        if ((flags & io.jring.Timeout.UPDATE) == 0) {
-            return timeouts.remove(userData);
-        }
-        if ((flags & io.jring.Timeout.LINK_TIMEOUT_UPDATE) != 0) {
-            return timeouts.updateLink(userData, nanos, flags);
-        }
-        return timeouts.update(userData, nanos, flags);
-    }
-
-    /** ASYNC_CANCEL, posting right (see {@link AsyncCancel#cancel}). */
-    public int cancelMatching(Request canceller, int flags, long userData, int fd) {
-        return asyncCancel.cancel(canceller, flags, userData, fd);
     }
 
     /** Posting right: every armed request of this ring is asked to end (close()). */
@@ -679,29 +624,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         reader.catchUp();
     }
 
-    /**
-     * OPENAT, SOCKET or ACCEPT with a file index: descriptor {@code fd} goes into the fixed-file
-     * table as the request's file index asks (Linux's io_fixed_fd_install). {@code postingRight}:
-     * the caller issues inline or retries in the request's task, so the install happens now and
-     * the CQE keeps its place among the submit's: 0 (the slot for ALLOC) or the install's -errno.
-     * An io-wq worker hands {@code fd} to the request's task instead ({@link #INSTALL_OPENED}),
-     * and this returns {@link OpDef#ISSUE_QUEUED}.
-     */
-    public int installDirect(Request req, int fd, boolean postingRight) {
-        if (postingRight) {
-            return resources.files.installOwned(req.fileIndex, fd);
-        }
-        issuer.completeInTask(req, fd, req.cflags, INSTALL_OPENED, true, true);
-        return OpDef.ISSUE_QUEUED;
-    }
-
     /** The DirectIo reaper: a device completion, handed to the request's task as completion work. */
     void completeDirect(Request req, int res) {
         issuer.completeInTask(req, res, 0, DIRECT_COMPLETE, true, true);
-    }
-
-    public RingResources resources() {
-        return resources;
     }
 
     @Override
@@ -788,7 +713,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             Thread.currentThread().interrupt();
         }
         iowq.release();
-        timers.close();
+        timeouts.timers.close();
         releasePollers();
         if (directIo != null) {
             directIo.close();
