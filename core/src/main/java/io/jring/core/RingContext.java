@@ -16,7 +16,6 @@ import io.jring.tw.TaskWorkTarget;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -558,7 +557,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     /** Posting right: every armed request of this ring is asked to end (close()). */
-    private void cancelAllArmed() {
+    void cancelAllArmed() {
         for (Request r = armed.first(); r != null; r = r.armedNext) {
             issuer.cancelArmed(r);
         }
@@ -689,29 +688,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         wakeHelpers();
         iowq.cancel(w -> w instanceof Request r && r.ring == this, true);
-        TaskContext me = TaskContext.current();
-        // An interrupt does not stop close() (it must wait for what is in flight), but its
-        // flag would make every park return at once: keep it aside and set it again after.
-        boolean interrupted = Thread.interrupted();
-        while (pool.inFlight() > 0) {
-            drainForClose();
-            if (pool.inFlight() == 0) {
-                break;
-            }
-            interrupted |= parkForClose(me);
-        }
-        while (msgRing.hasRemoteFds()) {
-            // SEND_FD messages on their way in: their senders' requests wait for the result.
-            msgRing.drainInboxForClose();
-            drainForClose();
-            if (!msgRing.hasRemoteFds()) {
-                break;
-            }
-            interrupted |= parkForClose(me);
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        RingExit.awaitRequests(this);
         iowq.release();
         timeouts.timers.close();
         releasePollers();
@@ -731,50 +708,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         submitters = NO_CONTEXTS;
         closed = 2;
-    }
-
-    /** close(): waits up to 1 ms for in-flight work to end; true if it was interrupted meanwhile (flag cleared). */
-    private boolean parkForClose(TaskContext me) {
-        cqWait.set(false, me);
-        LockSupport.parkNanos(this, 1_000_000L);
-        cqWait.set(false, null);
-        return Thread.interrupted();
-    }
-
-    /** Runs whatever task work holds this ring's requests, borrowing the owners' tokens. */
-    private void drainForClose() {
-        if (singleIssuer) {
-            TaskContext oc = ownerCtx;
-            if (oc != null) {
-                oc.withToken(() -> {
-                    cancelAllArmed();
-                    oc.runTaskWork(false);
-                    if (local != null) {
-                        oc.runList(local.list, false);
-                    }
-                });
-            }
-        } else {
-            lockRing();
-            try {
-                cancelAllArmed();
-            } finally {
-                unlockRing();
-            }
-            TaskContext self = TaskContext.current();
-            for (TaskContext c : submitters) {
-                if (c == self) {
-                    c.enter();
-                    try {
-                        c.runTaskWork(false);
-                    } finally {
-                        c.exit();
-                    }
-                } else if (c.hasPendingWork()) {
-                    c.tryHelp(false);
-                }
-            }
-        }
     }
 
     @Override
