@@ -131,13 +131,11 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private volatile Thread owner;
     /** SINGLE_ISSUER: the owner's task context; written by the owner right after {@link #owner}, read by close(). */
     private volatile TaskContext ownerCtx;
-    /** Shared rings: contexts that submitted here (copy-on-write, under this). Waiters help them. */
-    volatile TaskContext[] submitters = NO_CONTEXTS;
+    /** The tasks that use this ring: a shared ring's submitters, the ties back from each task. */
+    final Submitters submitters = new Submitters(this);
     /** Contexts whose poller this ring uses (retained once each); copy-on-write under {@link #pollUsersLock}. */
     private volatile TaskContext[] pollUsers = NO_CONTEXTS;
     private final Object pollUsersLock = new Object();
-    /** Shared rings: the context that submitted last (fast path of registration); plain, racy-benign. */
-    private TaskContext lastSubmitter;
     /** The threads sleeping for this ring's CQEs. */
     final CqWait cqWait;
 
@@ -305,35 +303,16 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                     throw notOwner(owner);
                 }
                 ownerCtx = TaskContext.current();
-                ownerCtx.rings().addWaker(this);   // other threads may wait here and help it
-                if (local != null) {
-                    ownerCtx.rings().addLocalWork(local);
-                }
+                submitters.addOwner(ownerCtx);
                 msgRing.drainInbox();   // messages sent before it had an owner
             }
             tc = ownerCtx;
         } else {
             tc = TaskContext.current();
-            if (lastSubmitter != tc) {
-                registerSubmitter(tc);
-            }
+            submitters.add(tc);
         }
         tc.enter();
         return tc;
-    }
-
-    private synchronized void registerSubmitter(TaskContext tc) {
-        lastSubmitter = tc;
-        TaskContext[] cur = submitters;
-        for (TaskContext c : cur) {
-            if (c == tc) {
-                return;
-            }
-        }
-        TaskContext[] next = java.util.Arrays.copyOf(cur, cur.length + 1);
-        next[cur.length] = tc;
-        submitters = next;
-        tc.rings().addWaker(this);
     }
 
     void lockRing() {
@@ -696,17 +675,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
             directIo.close();
         }
         resources.release();
-        for (TaskContext c : submitters) {
-            c.rings().removeWaker(this);
-        }
-        TaskContext oc = ownerCtx;
-        if (oc != null) {
-            oc.rings().removeWaker(this);
-            if (local != null) {
-                oc.rings().removeLocalWork(local);
-            }
-        }
-        submitters = NO_CONTEXTS;
+        submitters.removeAll();
         closed = 2;
     }
 

@@ -70,7 +70,7 @@ final class RingExit {
                 ring.unlockRing();
             }
             TaskContext self = TaskContext.current();
-            for (TaskContext c : ring.submitters) {
+            for (TaskContext c : ring.submitters.tasks) {
                 if (c == self) {
                     c.enter();
                     try {
