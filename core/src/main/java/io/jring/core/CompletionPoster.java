@@ -245,7 +245,7 @@ public final class CompletionPoster {
             published = cq.flush();
         }
         if (published) {
-            ring.wakeWaiterIfOther();
+            ring.cqWait.wakeIfOther();
         }
     }
 

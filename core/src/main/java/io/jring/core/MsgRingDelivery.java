@@ -86,7 +86,7 @@ public final class MsgRingDelivery {
             } finally {
                 target.cqLock.unlock();
             }
-            target.wakeWaiterIfOther();
+            target.cqWait.wakeIfOther();
             return 0;
         }
         TaskContext oc = target.ownerContext();
@@ -103,7 +103,7 @@ public final class MsgRingDelivery {
                 } finally {
                     target.unlockRing();
                 }
-                target.wakeWaiterIfOther();
+                target.cqWait.wakeIfOther();
                 return r;
             }
         } else if (oc != null && oc == TaskContext.current()) {
@@ -195,7 +195,7 @@ public final class MsgRingDelivery {
             } finally {
                 ring.lock.unlock();
             }
-            ring.wakeWaiterIfOther();
+            ring.cqWait.wakeIfOther();
         }
     }
 

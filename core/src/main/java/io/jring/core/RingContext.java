@@ -473,11 +473,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== completion (posting side)
 
-    /** Wakes the threads waiting on this ring unless that is the caller. */
-    void wakeWaiterIfOther() {
-        cqWait.wakeIfOther();
-    }
-
     /**
      * Posting right: submits an O_DIRECT read or write to the device through native AIO.
      * 0 if submitted (completion comes as task work), -EAGAIN to use io-wq instead, or -errno.
