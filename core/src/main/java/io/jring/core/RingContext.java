@@ -129,7 +129,10 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     /** SINGLE_ISSUER: the first thread that used the ring. Set once by CAS, read by anyone. */
     private volatile Thread owner;
-    /** SINGLE_ISSUER: the owner's task context; written by the owner right after {@link #owner}, read by close(). */
+    /**
+     * SINGLE_ISSUER: the owner's task context; written by the owner right after {@link #owner},
+     * read by any thread (MSG_RING senders, foreign waiters, close()).
+     */
     private volatile TaskContext ownerCtx;
     /** The tasks that use this ring: a shared ring's submitters, the ties back from each task. */
     final Submitters submitters = new Submitters(this);
