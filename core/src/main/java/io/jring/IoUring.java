@@ -150,7 +150,7 @@ public final class IoUring implements AutoCloseable {
 
     /** Registers fixed files (-1 = empty slot); EBUSY if some are registered already. */
     public void registerFiles(int[] fds) {
-        ctx.registerFiles(fds);
+        ctx.registration().registerFiles(fds);
     }
 
     /**
@@ -160,20 +160,20 @@ public final class IoUring implements AutoCloseable {
      * it is the first entry does this throw (EBADF). An empty {@code fds} is EINVAL.
      */
     public void updateFiles(int offset, int[] fds) {
-        ctx.updateFiles(offset, fds);
+        ctx.registration().updateFiles(offset, fds);
     }
 
     public void unregisterFiles() {
-        ctx.unregisterFiles();
+        ctx.registration().unregisterFiles();
     }
 
     /** Registers buffers for READ_FIXED/WRITE_FIXED (native segments that outlive their use). */
     public void registerBuffers(MemorySegment[] bufs) {
-        ctx.registerBuffers(bufs);
+        ctx.registration().registerBuffers(bufs);
     }
 
     public void unregisterBuffers() {
-        ctx.unregisterBuffers();
+        ctx.registration().unregisterBuffers();
     }
 
     /**
@@ -182,7 +182,7 @@ public final class IoUring implements AutoCloseable {
      * each call: a value set earlier is capped again if the limit was lowered since.
      */
     public int[] registerIoWqMaxWorkers(int bounded, int unbound) {
-        return ctx.registerIoWqMaxWorkers(bounded, unbound);
+        return ctx.registration().registerIoWqMaxWorkers(bounded, unbound);
     }
 
     /** Cancels everything in flight, waits for it to finish and releases the ring. Idempotent. */

@@ -12,7 +12,7 @@ import java.util.function.Predicate;
  * io-wq, among requests on their way to arm poll, among armed polls and among timeouts, in
  * the order of io_try_cancel; and a link timeout's cancel of its target. Posting right.
  */
-final class AsyncCancel {
+public final class AsyncCancel {
     private final RingContext ring;
 
     AsyncCancel(RingContext ring) {
@@ -26,7 +26,7 @@ final class AsyncCancel {
      * Linux's order. Returns 0 (or the count with ALL/ANY), -ENOENT, or -EALREADY if a match
      * runs in io-wq.
      */
-    int cancel(Request canceller, int flags, long userData, int fd) {
+    public int cancel(Request canceller, int flags, long userData, int fd) {
         boolean all = (flags & (Cancel.ALL | Cancel.ANY)) != 0;
         // Task work queued meanwhile is not run first: its requests are found where Linux finds
         // them (a poll whose readiness is queued is still armed, a request a worker handed back

@@ -16,7 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * request, and publishes a batch at once with one tail store, waking a thread waiting on
  * the ring. Only the holder of the ring's posting right calls it.
  */
-final class CompletionPoster {
+public final class CompletionPoster {
     private final RingContext ring;
     private final CompletionQueue cq;
     // The ring's parts every completion touches, held here to save a hop per CQE.
@@ -123,7 +123,7 @@ final class CompletionPoster {
      * Posting right: the issuing op explains the error it is about to return for {@code req};
      * that failure is posted next, so only the failure paths consume the explanation.
      */
-    void explainFailure(Request req, String why) {
+    public void explainFailure(Request req, String why) {
         reasonFor = req;
         reason = why;
     }
@@ -245,7 +245,7 @@ final class CompletionPoster {
             published = cq.flush();
         }
         if (published) {
-            ring.wakeWaiterIfOther();
+            ring.cqWait.wakeIfOther();
         }
     }
 

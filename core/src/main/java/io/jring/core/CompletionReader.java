@@ -314,7 +314,7 @@ final class CompletionReader {
 
     /** Shared rings: runs the work of ring.submitters that are away (Linux would signal them). */
     private void helpSubmitters(TaskContext self) {
-        for (TaskContext c : ring.submitters) {
+        for (TaskContext c : ring.submitters.tasks) {
             if (c != self && c.hasPendingWork()) {
                 c.tryHelp(false);
             }
@@ -339,7 +339,7 @@ final class CompletionReader {
     }
 
     private boolean submittersHaveWork(TaskContext self) {
-        for (TaskContext c : ring.submitters) {
+        for (TaskContext c : ring.submitters.tasks) {
             if (c != self && c.hasPendingWork()) {
                 return true;
             }

@@ -181,7 +181,7 @@ final class LinkChains {
             next = lt.link;
             lt.link = null;
             lt.timeoutTarget = null;
-            if (ring.timers().cancel(lt)) {
+            if (ring.timeouts.timers.cancel(lt)) {
                 queue(lt, TIMEOUT_DISARMED);
             }
             // else the timer fired: its task work posts -ETIME

@@ -77,10 +77,10 @@ public final class MsgCarrier extends TaskWork {
         target = null;
         sender = null;
         home.giveBack(this);
-        int result = t.deliverHere(u, r, f, file, dst, skip, cancel);
+        int result = t.msgRing.deliverHere(u, r, f, file, dst, skip, cancel);
         if (s != null) {
-            t.remoteFdDone();
-            s.ring.completeFromElsewhere(s, result, 0);
+            t.msgRing.remoteFdDone();
+            s.ring.issuer.completeFromElsewhere(s, result, 0);
         }
     }
 }

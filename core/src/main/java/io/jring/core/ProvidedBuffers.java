@@ -18,13 +18,13 @@ import java.util.Arrays;
  * -ECANCELED included (io_req_defer_failed puts it with the CQE). Posting right only: plain
  * fields.
  */
-final class ProvidedBuffers {
+public final class ProvidedBuffers {
     private static final int MAX_GROUPS = 1 << 16;
 
     private Group[] groups = new Group[8];
 
     /** Appends {@code count} buffers of {@code bufLen} bytes cut from {@code region}, ids from {@code firstBid}. */
-    void provide(int groupId, MemorySegment region, int bufLen, int count, int firstBid) {
+    public void provide(int groupId, MemorySegment region, int bufLen, int count, int firstBid) {
         group(groupId, true).append(region, bufLen, count, firstBid);
     }
 
@@ -32,7 +32,7 @@ final class ProvidedBuffers {
      * Removes up to {@code count} buffers: how many (0 from a group emptied earlier: groups
      * stay once provided, as in Linux 6.x), or -ENOENT for a group never provided.
      */
-    int remove(int groupId, int count) {
+    public int remove(int groupId, int count) {
         Group g = group(groupId, false);
         if (g == null) {
             return -Errno.ENOENT;
@@ -45,7 +45,7 @@ final class ProvidedBuffers {
      * the length capped at {@code wanted} when positive). 0, or -ENOBUFS if the group is
      * empty, -EFAULT if the buffer's memory is gone.
      */
-    int select(Request req, int groupId, int wanted) {
+    public int select(Request req, int groupId, int wanted) {
         Group g = group(groupId, false);
         if (g == null || g.size == 0) {
             return -Errno.ENOBUFS;

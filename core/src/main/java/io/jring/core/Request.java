@@ -314,12 +314,12 @@ public final class Request extends TaskWork implements IoWork {
 
     @Override
     public void runInWorker() {
-        ring.runInWorker(this);
+        ring.issuer.runInWorker(this);
     }
 
     @Override
     public void cancelQueued() {
-        ring.completeFromElsewhere(this, -io.jring.Errno.ECANCELED, 0);
+        ring.issuer.completeFromElsewhere(this, -io.jring.Errno.ECANCELED, 0);
     }
 
     @Override

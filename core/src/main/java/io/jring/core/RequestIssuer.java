@@ -23,7 +23,7 @@ import io.jring.tw.TaskContext;
  * except {@link #runInWorker} and {@link #completeFromElsewhere} which run wherever the op
  * finished.
  */
-final class RequestIssuer {
+public final class RequestIssuer {
     /** How long a legacy-async worker blocks in poll(2) before it looks for cancellation. */
     private static final int LEGACY_POLL_MS = 100;
 
@@ -286,7 +286,7 @@ final class RequestIssuer {
      * Any thread other than the posting right's holder (worker, poller, timer, reaper):
      * completes the request through task work in its task, flagged as completion work.
      */
-    void completeFromElsewhere(Request req, int res, int cflags) {
+    public void completeFromElsewhere(Request req, int res, int cflags) {
         completeInTask(req, res, cflags, RingContext.COMPLETE, true, true);
     }
 

@@ -8,19 +8,13 @@ import io.jring.Setup;
 import io.jring.Sqe;
 import io.jring.TaskWorkKind;
 import io.jring.iowq.IoWq;
-import io.jring.ops.OpDef;
 import io.jring.tw.HelperWaker;
 import io.jring.tw.TaskContext;
-import io.jring.sys.ResourceLimits;
-import io.jring.sys.SysCallContext;
 import io.jring.tw.TaskWorkTarget;
-
-import java.lang.foreign.MemorySegment;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -39,22 +33,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     private static final AtomicInteger IDS = new AtomicInteger();
     private static final ApiAccess API = ApiAccess.get();
     private static final TaskContext[] NO_CONTEXTS = new TaskContext[0];
-
-    /**
-     * A descriptor an io-wq worker made for a fixed-file slot ({@code req.res}: OPENAT, SOCKET,
-     * ACCEPT) goes into the table here, under the posting right, and the CQE carries the
-     * install's result.
-     * A cancelled request closes it instead: no descriptor may outlive its request.
-     */
-    static final TaskWorkFunc INSTALL_OPENED = (req, cancel) -> {
-        if (cancel || req.ring.isClosing()) {
-            FileTable.closeNow(req.res);
-            req.res = -Errno.ECANCELED;
-        } else {
-            req.res = req.ring.resources.files.installOwned(req.fileIndex, req.res);
-        }
-        RingContext.COMPLETE.run(req, cancel);
-    };
 
     /**
      * A finished request posts its result, also when its owner is gone ({@code cancel}): as
@@ -82,16 +60,10 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final CompletionQueue cq;
     final RequestPool pool;
     /** Shared rings only (null for SINGLE_ISSUER): the posting right. */
-    private final ReentrantLock lock;
+    final ReentrantLock lock;
     /** DEFER_TASKRUN rings only. */
     final LocalWorkList local;
     private final IoWq iowq;
-    /**
-     * The io-wq limits last asked for with {@link #registerIoWqMaxWorkers}, bounded and
-     * unbound, unclamped; 0 = never set (Linux's ctx->iowq_limits). Guarded by its own
-     * monitor: registration calls may come from any thread and are rare.
-     */
-    private final int[] iowqLimits = new int[2];
     /** O_DIRECT reads and writes over native AIO, started on first use. */
     final DirectRw directRw = new DirectRw(this);
     /** IO_LINK chains being assembled and continued; posting right only. */
@@ -100,11 +72,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final DrainQueue drain = new DrainQueue(this);
     /** TIMEOUT/LINK_TIMEOUT bookkeeping (posting right) and their timer thread. */
     final Timeouts timeouts = new Timeouts(this);
-    private final Timers timers = new Timers(this);
     /** POLL_ADD/POLL_REMOVE, async poll and its armed requests (Linux's poll.c). */
     final PollArming polls;
     /** ASYNC_CANCEL and a link timeout's cancel of its target: posting right. */
     final AsyncCancel asyncCancel = new AsyncCancel(this);
+    /** The application's registrations: files, buffers, io-wq limits. */
+    private final Registration registration = new Registration(this);
+    /** MSG_RING: this ring's carriers (sender side), its inbox and the files on their way in. */
+    final MsgRingDelivery msgRing = new MsgRingDelivery(this);
     /** Provided-buffer groups: posting right only. */
     final ProvidedBuffers buffers = new ProvidedBuffers();
     /**
@@ -131,12 +106,13 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     /** SINGLE_ISSUER: the first thread that used the ring. Set once by CAS, read by anyone. */
     private volatile Thread owner;
-    /** SINGLE_ISSUER: the owner's task context; written by the owner right after {@link #owner}, read by close(). */
+    /**
+     * SINGLE_ISSUER: the owner's task context; written by the owner right after {@link #owner},
+     * read by any thread (MSG_RING senders, foreign waiters, close()).
+     */
     private volatile TaskContext ownerCtx;
-    /** Shared rings: contexts that submitted here (copy-on-write, under this). Waiters help them. */
-    volatile TaskContext[] submitters = NO_CONTEXTS;
-    /** Shared rings: the context that submitted last (fast path of registration); plain, racy-benign. */
-    private TaskContext lastSubmitter;
+    /** The tasks that use this ring: a shared ring's submitters, the ties back from each task. */
+    final Submitters submitters = new Submitters(this);
     /** The threads sleeping for this ring's CQEs. */
     final CqWait cqWait;
 
@@ -145,14 +121,12 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     private static final VarHandle OWNER;
     private static final VarHandle CLOSED;
-    private static final VarHandle REMOTE_FDS;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             OWNER = l.findVarHandle(RingContext.class, "owner", Thread.class);
             CLOSED = l.findVarHandle(RingContext.class, "closed", int.class);
-            REMOTE_FDS = l.findVarHandle(RingContext.class, "remoteFds", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -204,6 +178,48 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     public IoWq ioWq() {
         return iowq;
+    }
+
+    // The parts ops call (posting right unless said otherwise), each named after its kernel file.
+
+    /** Request issue and hand-back to the request's task; completeFromElsewhere from any thread. */
+    public RequestIssuer issuer() {
+        return issuer;
+    }
+
+    /** CQE posting (Linux's io_uring.c completion side). */
+    public CompletionPoster poster() {
+        return poster;
+    }
+
+    /** TIMEOUT, TIMEOUT_REMOVE and LINK_TIMEOUT (Linux's timeout.c). */
+    public Timeouts timeouts() {
+        return timeouts;
+    }
+
+    /** ASYNC_CANCEL (Linux's cancel.c). */
+    public AsyncCancel asyncCancel() {
+        return asyncCancel;
+    }
+
+    /** Provided-buffer groups (Linux's kbuf.c). */
+    public ProvidedBuffers buffers() {
+        return buffers;
+    }
+
+    /** Registered files and buffers, inline syscall scratch (Linux's filetable.c and rsrc.c). */
+    public RingResources resources() {
+        return resources;
+    }
+
+    /** Registration of files, buffers and io-wq limits (Linux's register.c). */
+    public Registration registration() {
+        return registration;
+    }
+
+    /** MSG_RING's sending and delivering side of this ring (Linux's msg_ring.c). */
+    public MsgRingDelivery msgRing() {
+        return msgRing;
     }
 
     public boolean isClosing() {
@@ -265,37 +281,16 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                     throw notOwner(owner);
                 }
                 ownerCtx = TaskContext.current();
-                ownerCtx.rings().addWaker(this);   // other threads may wait here and help it
-                if (local != null) {
-                    ownerCtx.rings().addLocalWork(local);
-                }
-                if (!inbox.isEmpty()) {
-                    drainInbox();
-                }
+                submitters.addOwner(ownerCtx);
+                msgRing.drainInbox();   // messages sent before it had an owner
             }
             tc = ownerCtx;
         } else {
             tc = TaskContext.current();
-            if (lastSubmitter != tc) {
-                registerSubmitter(tc);
-            }
+            submitters.add(tc);
         }
         tc.enter();
         return tc;
-    }
-
-    private synchronized void registerSubmitter(TaskContext tc) {
-        lastSubmitter = tc;
-        TaskContext[] cur = submitters;
-        for (TaskContext c : cur) {
-            if (c == tc) {
-                return;
-            }
-        }
-        TaskContext[] next = java.util.Arrays.copyOf(cur, cur.length + 1);
-        next[cur.length] = tc;
-        submitters = next;
-        tc.rings().addWaker(this);
     }
 
     void lockRing() {
@@ -307,34 +302,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     void unlockRing() {
         if (lock != null) {
             lock.unlock();
-            if (!inbox.isEmpty() && !lock.isHeldByCurrentThread()) {
-                deliverInbox();
+            if (msgRing.hasWaitingMessages() && !lock.isHeldByCurrentThread()) {
+                msgRing.deliverInbox();
             }
-        }
-    }
-
-    /**
-     * A shared ring: delivers the MSG_RINGs whose senders found its lock taken, unless
-     * another thread holds it now, which delivers them when it lets go. A sender adds to the
-     * inbox, then tries the lock; a holder lets go, then looks at the inbox: both volatile,
-     * so one of the two sees the other and no message is left behind.
-     */
-    private void deliverInbox() {
-        while (!inbox.isEmpty() && lock.tryLock()) {
-            try {
-                runInbox();
-                poster.flush();
-            } finally {
-                lock.unlock();
-            }
-            wakeWaiterIfOther();
-        }
-    }
-
-    /** Posting right of a shared ring: delivers its queued messages, oldest first. */
-    private void runInbox() {
-        for (MsgCarrier m; (m = inbox.poll()) != null; ) {
-            m.runTaskWork(false);
         }
     }
 
@@ -479,28 +449,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return n;
     }
 
-    // =============================================================== completion (posting side)
-
-    /** Wakes the threads waiting on this ring unless that is the caller. */
-    void wakeWaiterIfOther() {
-        cqWait.wakeIfOther();
-    }
-
-    /** Worker side of {@link Request#runInWorker()}. */
-    void runInWorker(Request req) {
-        issuer.runInWorker(req);
-    }
-
-    /** Completes a request from a worker, poller, timer or reaper through task work. */
-    public void completeFromElsewhere(Request req, int res, int cflags) {
-        issuer.completeFromElsewhere(req, res, cflags);
-    }
-
-    /** Posting right: the issuing op says why it fails {@code req} (shown in the ReqFailed event). */
-    public void explainFailure(Request req, String reason) {
-        poster.explainFailure(req, reason);
-    }
-
     // =============================================================== ops' entry points (posting right)
 
     /** POLL_ADD, POLL_REMOVE and the async poll of ops that got EAGAIN (posting right). */
@@ -508,266 +456,16 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return polls;
     }
 
-    /** Selects a provided buffer for the request from its group (its len caps the size). */
-    public int selectBuffer(Request req) {
-        return buffers.select(req, req.bufGroup, req.len);
-    }
-
-    public void provideBuffers(int groupId, MemorySegment region, int bufLen, int count, int firstBid) {
-        buffers.provide(groupId, region, bufLen, count, firstBid);
-    }
-
-    public int removeBuffers(int groupId, int count) {
-        return buffers.remove(groupId, count);
-    }
-
-    Timers timers() {
-        return timers;
-    }
-
-    /** LINK_TIMEOUT prep: it guards the chain member before it (-EINVAL if there is none). */
-    public int attachLinkTimeout(Request lt) {
-        Request prev = links.lastMember();
-        if (prev == null || prev.opcode == io.jring.Opcode.LINK_TIMEOUT) {
-            return -Errno.EINVAL;
-        }
-        lt.markSideState(Request.SIDE_LINK);
-        lt.timeoutTarget = prev;
-        return 0;
-    }
-
-    public void armTimeout(Request req, long nanos, int count, int flags) {
-        timeouts.arm(req, nanos, count, flags);
-    }
-
-    /**
-     * TIMEOUT_REMOVE: removes the TIMEOUT with {@code userData}, or with {@code Timeout.UPDATE}
-     * moves its expiry (with LINK_TIMEOUT_UPDATE too: an armed LINK_TIMEOUT's) to {@code nanos}.
-     * As in Linux, LINK_TIMEOUT_UPDATE without UPDATE is a plain removal.
-     */
-    public int removeTimeout(long userData, int flags, long nanos) {
-        if ((flags & io.jring.Timeout.UPDATE) == 0) {
-            return timeouts.remove(userData);
-        }
-        if ((flags & io.jring.Timeout.LINK_TIMEOUT_UPDATE) != 0) {
-            return timeouts.updateLink(userData, nanos, flags);
-        }
-        return timeouts.update(userData, nanos, flags);
-    }
-
-    /** ASYNC_CANCEL, posting right (see {@link AsyncCancel#cancel}). */
-    public int cancelMatching(Request canceller, int flags, long userData, int fd) {
-        return asyncCancel.cancel(canceller, flags, userData, fd);
-    }
-
-    // =============================================================== MSG_RING
-
-    /**
-     * MSG_RING messages sent before this SINGLE_ISSUER ring had an owner; the owner takes
-     * them when it appears (and a sender that sees the owner appear hands them over itself).
-     * For a shared ring: messages whose sender found its lock taken; the holder delivers
-     * them when it lets go ({@link #unlockRing}).
-     */
-    private final java.util.concurrent.ConcurrentLinkedQueue<MsgCarrier> inbox =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
-
-    /** Carriers of this ring's messages to other threads' rings; the sender's posting right. */
-    final MsgCarrierCache carriers = new MsgCarrierCache();
-
-    /**
-     * SEND_FD messages to this ring sent by remote task work and not yet run: close() waits
-     * for them, since each holds a file and a sender's request that must complete. The
-     * sender increments it and then re-reads {@link #closed}; close() sets {@link #closed}
-     * and then reads it: volatile on both sides (Dekker), so either the sender sees the
-     * ring closing (and backs out with -EBADFD) or close() sees the message and waits for
-     * it. Decremented by whoever ran the message. Data messages are not counted: one caught
-     * by a close just drops, like the CQEs the close drops.
-     */
-    private volatile int remoteFds;
-
-    /**
-     * Sender's posting right: delivers a message to {@code target} (DATA: a CQE with
-     * {@code userData}/{@code res}/{@code cflags}; SEND_FD: install {@code fd}, a private
-     * duplicate, into slot {@code dstIndex}, then the CQE unless skipped). Same owner (or
-     * this ring): posted at once. Another thread's SINGLE_ISSUER ring: remote task work on
-     * its owner's task (its local list with DEFER_TASKRUN, lazily woken). A shared ring:
-     * posted under its lock if that is free, else left in its inbox for the lock's holder.
-     * Returns the sender's result: 0, the install's -errno, -EBADFD if the target is
-     * closed, or, for a SEND_FD by remote task work or through the inbox,
-     * {@link OpDef#ISSUE_QUEUED}: {@code sender} completes with the install's result once
-     * the target's task has run it, as Linux's io_msg_fd_remote.
-     */
-    public int sendMessage(RingContext target, long userData, int res, int cflags, int fd, int dstIndex,
-                           boolean skipCqe, Request sender) {
-        if (target.closed != 0) {
-            if (fd >= 0) {
-                FileTable.closeNow(fd);
-            }
-            return -Errno.EBADFD;
-        }
-        if (target == this) {
-            return deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
-        }
-        if (target.legacyMsgRing && fd < 0) {
-            target.cqLock.lock();
-            try {
-                target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
-                target.poster.publish();
-            } finally {
-                target.cqLock.unlock();
-            }
-            target.wakeWaiterIfOther();
-            return 0;
-        }
-        TaskContext oc = target.ownerCtx;
-        if (!target.singleIssuer) {
-            // Only try the lock: this thread may hold its own ring's lock, and two rings
-            // sending to each other would deadlock (Linux's io_lock_external_ctx only tries
-            // it too). Taken: the message waits in the inbox for the holder.
-            if (target.lock.tryLock()) {
-                int r;
-                try {
-                    target.runInbox();
-                    r = target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
-                    target.poster.flush();
-                } finally {
-                    target.unlockRing();
-                }
-                target.wakeWaiterIfOther();
-                return r;
-            }
-        } else if (oc != null && oc == TaskContext.current()) {
-            // This thread owns both rings and holds its token: it has the target's posting right.
-            int r = target.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
-            target.poster.flush();
-            return r;
-        }
-        if (fd >= 0) {
-            REMOTE_FDS.getAndAdd(target, 1);
-            if (target.closed != 0) {
-                target.remoteFdDone();
-                FileTable.closeNow(fd);
-                return -Errno.EBADFD;
-            }
-        }
-        MsgCarrier m = carriers.take().set(target, userData, res, cflags, fd, dstIndex, skipCqe,
-                fd >= 0 ? sender : null);
-        if (!target.singleIssuer) {
-            target.inbox.add(m);
-            target.deliverInbox();
-        } else if (oc != null) {
-            target.queueRemote(m, oc);
-        } else {
-            target.inbox.add(m);
-            target.drainInbox();
-        }
-        return fd >= 0 ? OpDef.ISSUE_QUEUED : 0;
-    }
-
-    /** A counted SEND_FD message has run (see {@link #remoteFds}). */
-    void remoteFdDone() {
-        REMOTE_FDS.getAndAdd(this, -1);
-    }
-
-    private void queueRemote(MsgCarrier m, TaskContext oc) {
-        m.setCompletionWork(true);
-        if (local != null) {
-            local.add(m, true, oc);
-        } else {
-            oc.addTaskWork(m, kind);
-        }
-    }
-
-    /** Hands messages that waited for an owner to it (any thread, once the owner is known). */
-    private void drainInbox() {
-        TaskContext oc = ownerCtx;
-        if (oc == null) {
-            return;
-        }
-        MsgCarrier m;
-        while ((m = inbox.poll()) != null) {
-            queueRemote(m, oc);
-        }
-    }
-
-    /**
-     * Target's posting right, or any thread once the ring is closing (then it only drops):
-     * posts the message's CQE, installing the sent file first. Returns the sender's result:
-     * 0; for SEND_FD the install's result, which the target's CQE carries too (0, the slot
-     * for FILE_INDEX_ALLOC, or its -errno, then without a target CQE, as Linux), or -EOWNERDEAD if
-     * the owner is gone ({@code ownerGone}: Linux's install task work run by an exiting
-     * task); -EBADFD if the ring is closing. A data message still posts when the owner is
-     * gone: the CQ outlives its owner, as Linux's fallback posts it too.
-     */
-    int deliverHere(long userData, int res, int cflags, int fd, int dstIndex, boolean skipCqe, boolean ownerGone) {
-        if (closed != 0 || (ownerGone && fd >= 0)) {
-            if (fd >= 0) {
-                FileTable.closeNow(fd);
-            }
-            return closed != 0 ? -Errno.EBADFD : -Errno.EOWNERDEAD;
-        }
-        if (fd >= 0) {
-            int r = resources.files.install(dstIndex, fd);
-            FileTable.closeNow(fd);
-            if (r < 0) {
-                return r;
-            }
-            res = r;
-        }
-        if (!skipCqe) {
-            poster.post(userData, res, cflags);
-        }
-        return fd >= 0 ? res : 0;   // SEND_FD: the sender's result is the install's (the slot for ALLOC)
-    }
-
-    /** close(): runs what is left in the inbox (the ring never got an owner); it only drops now. */
-    private void drainInboxForClose() {
-        MsgCarrier m;
-        while ((m = inbox.poll()) != null) {
-            m.runTaskWork(true);
-        }
-    }
-
-    /** SEND_FD, sender's side: a private duplicate of fixed slot {@code index}, or -EBADF. */
-    public int duplicateFixed(int index) {
-        int fd = resources.resolveFixedFile(index);
-        if (fd < 0) {
-            return -Errno.EBADF;
-        }
-        int d = FileTable.dup(fd);
-        return d >= 0 ? d : -Errno.EBADF;
-    }
-
-    /** Posting right: every armed request of this ring is asked to end (close()). */
-    private void cancelAllArmed() {
-        polls.cancelAll();
-        timeouts.cancelAll();
-        drain.cancelAll();
-    }
-
-    /**
-     * OPENAT, SOCKET or ACCEPT with a file index: descriptor {@code fd} goes into the fixed-file
-     * table as the request's file index asks (Linux's io_fixed_fd_install). {@code postingRight}:
-     * the caller issues inline or retries in the request's task, so the install happens now and
-     * the CQE keeps its place among the submit's: 0 (the slot for ALLOC) or the install's -errno.
-     * An io-wq worker hands {@code fd} to the request's task instead ({@link #INSTALL_OPENED}),
-     * and this returns {@link OpDef#ISSUE_QUEUED}.
-     */
-    public int installDirect(Request req, int fd, boolean postingRight) {
-        if (postingRight) {
-            return resources.files.installOwned(req.fileIndex, fd);
-        }
-        issuer.completeInTask(req, fd, req.cflags, INSTALL_OPENED, true, true);
-        return OpDef.ISSUE_QUEUED;
-    }
-
-    public RingResources resources() {
-        return resources;
-    }
-
     /** The ring's O_DIRECT reads and writes: ops submit them here. */
     public DirectRw directRw() {
         return directRw;
+    }
+
+    /** Posting right: every armed request of this ring is asked to end (close()). */
+    void cancelAllArmed() {
+        polls.cancelAll();
+        timeouts.cancelAll();
+        drain.cancelAll();
     }
 
     @Override
@@ -818,82 +516,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return reader.forEachCqe(handler);
     }
 
-    // =============================================================== registration
-
-    /**
-     * Runs a registration change under the posting right. A SINGLE_ISSUER ring nobody has
-     * entered yet has nothing in flight and no other poster: the change runs as it is, and
-     * registering does not make this thread the owner (the first thread that submits is).
-     * A thread that claims the ring meanwhile would be using it concurrently, which the
-     * API does not allow.
-     */
-    private void underPostingRight(Runnable change) {
-        if (singleIssuer && owner == null) {
-            checkUsable();
-            change.run();
-            return;
-        }
-        TaskContext tc = enter();
-        try {
-            lockRing();
-            try {
-                change.run();
-            } finally {
-                unlockRing();
-            }
-        } finally {
-            tc.exit();
-        }
-    }
-
-    public void registerFiles(int[] fds) {
-        underPostingRight(() -> resources.files.register(fds));
-    }
-
-    public void updateFiles(int offset, int[] fds) {
-        underPostingRight(() -> resources.files.update(offset, fds));
-    }
-
-    public void unregisterFiles() {
-        underPostingRight(resources.files::unregister);
-    }
-
-    public void registerBuffers(MemorySegment[] bufs) {
-        underPostingRight(() -> resources.buffers.register(bufs));
-    }
-
-    public void unregisterBuffers() {
-        underPostingRight(resources.buffers::unregister);
-    }
-
-    /**
-     * As Linux's io_register_iowq_max_workers: the non-zero values are remembered unclamped
-     * (ctx->iowq_limits), then the remembered ones are applied to io-wq clamped to the soft
-     * RLIMIT_NPROC of now (io_wq_max_workers), so a lowered limit also takes effect on a call
-     * that changes nothing ("0, 0"). Returns the limits io-wq had before.
-     */
-    public int[] registerIoWqMaxWorkers(int bounded, int unbound) {
-        checkUsable();
-        if (bounded < 0 || unbound < 0) {
-            throw new IoUringException(Errno.EINVAL, "max workers must be >= 0 (0 = unchanged), got "
-                    + bounded + ", " + unbound);
-        }
-        long nproc = ResourceLimits.softLimit(SysCallContext.current(), ResourceLimits.RLIMIT_NPROC);
-        if (nproc < 0) {
-            nproc = Long.MAX_VALUE;   // cannot fail on Linux (EFAULT, EINVAL only): no limit known
-        }
-        synchronized (iowqLimits) {
-            if (bounded != 0) {
-                iowqLimits[0] = bounded;
-            }
-            if (unbound != 0) {
-                iowqLimits[1] = unbound;
-            }
-            // A limit clamped to 0 (RLIMIT_NPROC 0) leaves the worker limit as it is, as in Linux.
-            return iowq.setMaxWorkers((int) Math.min(iowqLimits[0], nproc), (int) Math.min(iowqLimits[1], nproc));
-        }
-    }
-
     // =============================================================== close
 
     /**
@@ -906,90 +528,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         wakeHelpers();
         iowq.cancel(w -> w instanceof Request r && r.ring == this, true);
-        TaskContext me = TaskContext.current();
-        // An interrupt does not stop close() (it must wait for what is in flight), but its
-        // flag would make every park return at once: keep it aside and set it again after.
-        boolean interrupted = Thread.interrupted();
-        while (pool.inFlight() > 0) {
-            drainForClose();
-            if (pool.inFlight() == 0) {
-                break;
-            }
-            interrupted |= parkForClose(me);
-        }
-        while (remoteFds > 0) {
-            // SEND_FD messages on their way in: their senders' requests wait for the result.
-            drainInboxForClose();
-            drainForClose();
-            if (remoteFds == 0) {
-                break;
-            }
-            interrupted |= parkForClose(me);
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        RingExit.awaitRequests(this);
         iowq.release();
-        timers.close();
+        timeouts.timers.close();
         polls.releasePollers();
         directRw.close();
         resources.release();
-        for (TaskContext c : submitters) {
-            c.rings().removeWaker(this);
-        }
-        TaskContext oc = ownerCtx;
-        if (oc != null) {
-            oc.rings().removeWaker(this);
-            if (local != null) {
-                oc.rings().removeLocalWork(local);
-            }
-        }
-        submitters = NO_CONTEXTS;
+        submitters.removeAll();
         closed = 2;
-    }
-
-    /** close(): waits up to 1 ms for in-flight work to end; true if it was interrupted meanwhile (flag cleared). */
-    private boolean parkForClose(TaskContext me) {
-        cqWait.set(false, me);
-        LockSupport.parkNanos(this, 1_000_000L);
-        cqWait.set(false, null);
-        return Thread.interrupted();
-    }
-
-    /** Runs whatever task work holds this ring's requests, borrowing the owners' tokens. */
-    private void drainForClose() {
-        if (singleIssuer) {
-            TaskContext oc = ownerCtx;
-            if (oc != null) {
-                oc.withToken(() -> {
-                    cancelAllArmed();
-                    oc.runTaskWork(false);
-                    if (local != null) {
-                        oc.runList(local.list, false);
-                    }
-                });
-            }
-        } else {
-            lockRing();
-            try {
-                cancelAllArmed();
-            } finally {
-                unlockRing();
-            }
-            TaskContext self = TaskContext.current();
-            for (TaskContext c : submitters) {
-                if (c == self) {
-                    c.enter();
-                    try {
-                        c.runTaskWork(false);
-                    } finally {
-                        c.exit();
-                    }
-                } else if (c.hasPendingWork()) {
-                    c.tryHelp(false);
-                }
-            }
-        }
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.jring.core;
 
+import io.jring.Errno;
+import io.jring.ops.OpDef;
 import io.jring.sys.NativeMemory;
 import io.jring.sys.Structs;
 import io.jring.sys.SysCallContext;
@@ -10,9 +12,26 @@ import java.lang.foreign.MemorySegment;
 /**
  * What a ring owns besides its queues: registered files and buffers, and the native
  * scratch its inline syscalls use (errno capture, iovecs). Touched only by the holder of
- * the ring's posting right, so plain fields; released once when the ring has closed.
+ * the ring's posting right, so plain fields (an io-wq worker's {@link #installDirect} only
+ * queues task work); released once when the ring has closed.
  */
 public final class RingResources {
+    /**
+     * A descriptor an io-wq worker made for a fixed-file slot ({@code req.res}: OPENAT, SOCKET,
+     * ACCEPT) goes into the table here, under the posting right, and the CQE carries the
+     * install's result.
+     * A cancelled request closes it instead: no descriptor may outlive its request.
+     */
+    static final TaskWorkFunc INSTALL_OPENED = (req, cancel) -> {
+        if (cancel || req.ring.isClosing()) {
+            FileTable.closeNow(req.res);
+            req.res = -Errno.ECANCELED;
+        } else {
+            req.res = req.ring.resources().files.installOwned(req.fileIndex, req.res);
+        }
+        RingContext.COMPLETE.run(req, cancel);
+    };
+
     final FileTable files = new FileTable();
     final BufferTable buffers = new BufferTable();
     /**
@@ -59,6 +78,22 @@ public final class RingResources {
     /** CLOSE of fixed-file slot {@code offset} (posting right): 0, -ENXIO, -EINVAL or -EBADF. */
     public int closeFixed(int offset) {
         return files.remove(offset);
+    }
+
+    /**
+     * OPENAT, SOCKET or ACCEPT with a file index: descriptor {@code fd} goes into the fixed-file
+     * table as the request's file index asks (Linux's io_fixed_fd_install). {@code postingRight}:
+     * the caller issues inline or retries in the request's task, so the install happens now and
+     * the CQE keeps its place among the submit's: 0 (the slot for ALLOC) or the install's -errno.
+     * An io-wq worker hands {@code fd} to the request's task instead ({@link #INSTALL_OPENED}),
+     * and this returns {@link OpDef#ISSUE_QUEUED}.
+     */
+    public int installDirect(Request req, int fd, boolean postingRight) {
+        if (postingRight) {
+            return files.installOwned(req.fileIndex, fd);
+        }
+        req.ring.issuer.completeInTask(req, fd, req.cflags, INSTALL_OPENED, true, true);
+        return OpDef.ISSUE_QUEUED;
     }
 
     /** 0 if the range lies in registered buffer {@code index}, else -EFAULT. */

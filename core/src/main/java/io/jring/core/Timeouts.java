@@ -33,7 +33,7 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Posting right only, except {@link #cqTimeouts} and the timers' heap ({@link Timers}, locked).
  */
-final class Timeouts {
+public final class Timeouts {
     /** Task work of a request whose timer expired. */
     static final TaskWorkFunc FIRED = (req, cancel) -> req.ring.timeouts.fired(req, cancel);
 
@@ -48,6 +48,8 @@ final class Timeouts {
     }
 
     private final RingContext ring;
+    /** The ring's timer thread and heap, for TIMEOUT and LINK_TIMEOUT (its own lock). */
+    final Timers timers;
     /**
      * Linux's timeout_list: the TIMEOUTs alive (armed, or fired with their task work queued),
      * counting ones first by target (equal targets in arrival order), then the others in
@@ -82,6 +84,7 @@ final class Timeouts {
 
     Timeouts(RingContext ring) {
         this.ring = ring;
+        this.timers = new Timers(ring);
     }
 
     /**
@@ -89,7 +92,7 @@ final class Timeouts {
      * {@code count} CQEs (with {@link Timeout#MULTISHOT}: the number of expiries, kept in
      * {@code req.off}).
      */
-    void arm(Request req, long nanos, int count, int flags) {
+    public void arm(Request req, long nanos, int count, int flags) {
         req.markSideState(Request.SIDE_TIMEOUT);
         if (count == 0 || (flags & Timeout.MULTISHOT) != 0) {
             req.targetSeq = -1;
@@ -103,17 +106,44 @@ final class Timeouts {
             insertCounting(req, count, base);
             counting++;
         }
-        ring.timers().arm(req, Timers.deadlineOf(nanos, flags));
+        timers.arm(req, Timers.deadlineOf(nanos, flags));
+    }
+
+    /** LINK_TIMEOUT prep: it guards the chain member before it (-EINVAL if there is none). */
+    public int attachLink(Request lt) {
+        Request prev = ring.links.lastMember();
+        if (prev == null || prev.opcode == Opcode.LINK_TIMEOUT) {
+            return -Errno.EINVAL;
+        }
+        lt.markSideState(Request.SIDE_LINK);
+        lt.timeoutTarget = prev;
+        return 0;
     }
 
     /** A chain's request was issued: start the timer of the LINK_TIMEOUT that guards it. */
     void armLink(Request lt) {
-        ring.timers().arm(lt, Timers.deadlineOf(lt.addr2, lt.opFlags));
+        timers.arm(lt, Timers.deadlineOf(lt.addr2, lt.opFlags));
     }
 
     /** The timer thread, under the timers' lock: a TIMEOUT's timer fired (Linux's io_timeout_fn). */
     void expired() {
         CQ_TIMEOUTS.getAndAdd(this, 1);
+    }
+
+    /**
+     * TIMEOUT_REMOVE (Linux's io_timeout_remove): removes the TIMEOUT with {@code userData},
+     * or with {@code Timeout.UPDATE} moves its expiry (with LINK_TIMEOUT_UPDATE too: an armed
+     * LINK_TIMEOUT's) to {@code nanos}. As in Linux, LINK_TIMEOUT_UPDATE without UPDATE is a
+     * plain removal.
+     */
+    public int timeoutRemove(long userData, int flags, long nanos) {
+        if ((flags & Timeout.UPDATE) == 0) {
+            return remove(userData);
+        }
+        if ((flags & Timeout.LINK_TIMEOUT_UPDATE) != 0) {
+            return updateLink(userData, nanos, flags);
+        }
+        return update(userData, nanos, flags);
     }
 
     /**
@@ -127,13 +157,13 @@ final class Timeouts {
             return -Errno.ENOENT;
         }
         append(r);   // Linux re-adds it at the tail, without a count
-        ring.timers().arm(r, Timers.updatedDeadline(r, nanos, flags));
+        timers.arm(r, Timers.updatedDeadline(r, nanos, flags));
         return 0;
     }
 
     /** TIMEOUT_REMOVE with {@link Timeout#LINK_TIMEOUT_UPDATE}: see {@link Timers#rearmLinkTimeout}. */
     int updateLink(long userData, long nanos, int flags) {
-        return ring.timers().rearmLinkTimeout(userData, nanos, flags);
+        return timers.rearmLinkTimeout(userData, nanos, flags);
     }
 
     /** Every posted CQE (Linux's cached_cq_tail++). */
@@ -181,7 +211,7 @@ final class Timeouts {
             if (Integer.compareUnsigned(got, (int) r.targetSeq - lastFlush) < 0) {
                 break;
             }
-            if (ring.timers().cancel(r)) {   // else it fired: its task work posts -ETIME
+            if (timers.cancel(r)) {   // else it fired: its task work posts -ETIME
                 CQ_TIMEOUTS.getAndAdd(this, 1);
                 remove(r);
                 ring.issuer.completeInTask(r, 0, 0, RingContext.COMPLETE, false, false);
@@ -207,7 +237,7 @@ final class Timeouts {
      */
     private Request extract(long userData) {
         for (Request r = head; r != null; r = r.timeoutNext) {
-            if (r.userData == userData && ring.timers().cancel(r)) {
+            if (r.userData == userData && timers.cancel(r)) {
                 remove(r);
                 return r;
             }
@@ -227,7 +257,7 @@ final class Timeouts {
         int n = 0;
         for (Request r = head; r != null; ) {
             Request next = r.timeoutNext;
-            if (match.test(r) && ring.timers().cancel(r)) {
+            if (match.test(r) && timers.cancel(r)) {
                 remove(r);
                 if (viaTaskWork) {
                     completeCancelled(r);
@@ -273,7 +303,7 @@ final class Timeouts {
         if ((req.opFlags & Timeout.MULTISHOT) != 0 && !lastExpiry(req)) {
             ring.poster.post(req.userData, -Errno.ETIME, CqeFlags.MORE);
             append(req);   // Linux re-adds it at the tail
-            ring.timers().arm(req, Timers.deadlineOf(req.addr2, 0));
+            timers.arm(req, Timers.deadlineOf(req.addr2, 0));
             return;
         }
         if ((req.opFlags & Timeout.ETIME_SUCCESS) != 0) {

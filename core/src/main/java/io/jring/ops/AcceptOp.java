@@ -118,7 +118,7 @@ final class AcceptOp extends OpDef {
         boolean direct = req.fileIndex != 0;
         int r = SocketCalls.accept4(sc, req.fd, direct ? req.opFlags | SocketCalls.SOCK_CLOEXEC : req.opFlags);
         req.cflags = r >= 0 ? moreWaiting(sc, req.fd) : 0;
-        return r >= 0 && direct ? req.ring.installDirect(req, r, inTask) : r;
+        return r >= 0 && direct ? req.ring.resources().installDirect(req, r, inTask) : r;
     }
 
     /**

@@ -44,7 +44,7 @@ final class CancelOp extends OpDef {
                 && (req.fd < 0 || FsCalls.getStatusFlags(SysCallContext.current(), req.fd) < 0)) {
             return -Errno.EBADF;   // no such file (an empty fixed slot, a closed fd): Linux's lookup at issue fails
         }
-        return req.ring.cancelMatching(req, req.opFlags, req.addr2, req.fd);
+        return req.ring.asyncCancel().cancel(req, req.opFlags, req.addr2, req.fd);
     }
 
     @Override

@@ -60,16 +60,16 @@ final class MsgRingOp extends OpDef {
                 return -Errno.EINVAL;
             }
             int cflags = (req.opFlags & MsgRing.FLAGS_PASS) != 0 ? req.fileIndex : 0;
-            return req.ring.sendMessage(target, req.off, req.len, cflags, -1, 0, false, null);
+            return req.ring.msgRing().send(target, req.off, req.len, cflags, -1, 0, false, null);
         }
         if (cmd != MsgRing.SEND_FD || req.len != 0 || target == req.ring) {
             return -Errno.EINVAL;   // as Linux: a ring cannot send a file to itself
         }
-        int fd = req.ring.duplicateFixed((int) req.addr3);   // Linux's source slot is 32 bits
+        int fd = req.ring.msgRing().duplicateFixed((int) req.addr3);   // Linux's source slot is 32 bits
         if (fd < 0) {
             return fd;
         }
-        return req.ring.sendMessage(target, req.off, 0, 0, fd, req.fileIndex,
+        return req.ring.msgRing().send(target, req.off, 0, 0, fd, req.fileIndex,
                 (req.opFlags & MsgRing.CQE_SKIP) != 0, req);
     }
 

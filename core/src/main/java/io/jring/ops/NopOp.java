@@ -61,7 +61,7 @@ final class NopOp extends OpDef {
         int res = req.len;
         if (res == ISSUE_QUEUED) {
             // An injected INT_MIN reads as "queued" here: post it through task work instead.
-            req.ring.completeFromElsewhere(req, res, 0);
+            req.ring.issuer().completeFromElsewhere(req, res, 0);
         }
         return res;   // an injected -EAGAIN goes round io-wq once and is posted as is
     }

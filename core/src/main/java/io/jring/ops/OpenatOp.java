@@ -108,7 +108,7 @@ final class OpenatOp extends OpDef {
             return fd;
         }
         DirectFds.opened(fd, req.opFlags);
-        return fixed ? req.ring.installDirect(req, fd, nonBlocking && !req.inWorker()) : fd;
+        return fixed ? req.ring.resources().installDirect(req, fd, nonBlocking && !req.inWorker()) : fd;
     }
 
     /** The inline attempt: a descriptor, an error that is the answer, or -EAGAIN to go to io-wq. */

@@ -55,12 +55,12 @@ final class ProvideBuffersOp extends OpDef {
     @Override
     public int issue(Request req, boolean nonBlocking) {
         if (!provide) {
-            return req.ring.removeBuffers(req.bufGroup, req.fd);
+            return req.ring.buffers().remove(req.bufGroup, req.fd);
         }
         if (!req.addr.scope().isAlive()) {
             return -Errno.EFAULT;
         }
-        req.ring.provideBuffers(req.bufGroup, req.addr, req.len, req.fd, (int) req.off);
+        req.ring.buffers().provide(req.bufGroup, req.addr, req.len, req.fd, (int) req.off);
         return 0;
     }
 

@@ -70,7 +70,7 @@ abstract class RwOp extends OpDef {
                 // none was left when it went to io-wq (and a worker may not select)
                 return Files.noBuffer(req, SysCallContext.current(), false);
             }
-            int r = req.ring.selectBuffer(req);
+            int r = req.ring.buffers().select(req, req.bufGroup, req.len);
             if (r != 0) {
                 return r == -Errno.ENOBUFS ? Files.noBuffer(req, req.sys(true), false) : r;
             }

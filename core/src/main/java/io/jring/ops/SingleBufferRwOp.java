@@ -62,7 +62,7 @@ final class SingleBufferRwOp extends RwOp {
         if (file != null) {
             String misaligned = file.misalignment(req.addr.address(), req.len, req.off);
             if (misaligned != null) {
-                req.ring.explainFailure(req, misaligned);
+                req.ring.poster().explainFailure(req, misaligned);
                 return -io.jring.Errno.EINVAL;
             }
         }

@@ -37,7 +37,7 @@ final class SocketOp extends OpDef {
         boolean fixed = req.fileIndex != 0;
         int type = (int) req.off | (fixed ? SocketCalls.SOCK_CLOEXEC : 0);
         int fd = SocketCalls.socket(NetOps.sys(req, nonBlocking), req.fd, type, req.len);
-        return fd >= 0 && fixed ? req.ring.installDirect(req, fd, nonBlocking && !req.inWorker()) : fd;
+        return fd >= 0 && fixed ? req.ring.resources().installDirect(req, fd, nonBlocking && !req.inWorker()) : fd;
     }
 
     @Override

@@ -44,7 +44,7 @@ final class TimeoutOp extends OpDef {
             if (req.off != 0) {
                 return -Errno.EINVAL;
             }
-            return req.ring.attachLinkTimeout(req);
+            return req.ring.timeouts().attachLink(req);
         }
         return 0;
     }
@@ -69,11 +69,11 @@ final class TimeoutOp extends OpDef {
     public int issue(Request req, boolean nonBlocking) {
         switch (opcode) {
             case Opcode.TIMEOUT -> {
-                req.ring.armTimeout(req, req.addr2, (int) req.off, req.opFlags);
+                req.ring.timeouts().arm(req, req.addr2, (int) req.off, req.opFlags);
                 return ISSUE_QUEUED;
             }
             case Opcode.TIMEOUT_REMOVE -> {
-                return req.ring.removeTimeout(req.addr2, req.opFlags, req.addr3);
+                return req.ring.timeouts().timeoutRemove(req.addr2, req.opFlags, req.addr3);
             }
             default -> {
                 return -Errno.EINVAL;   // a LINK_TIMEOUT runs with its target, never on its own

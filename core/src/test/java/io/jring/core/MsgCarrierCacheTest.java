@@ -83,7 +83,7 @@ class MsgCarrierCacheTest {
                 Thread.onSpinWait();
             }
             assertEquals(total, received.get());
-            int allocated = ApiAccess.get().contextOf(src).carriers.allocated();
+            int allocated = ApiAccess.get().contextOf(src).msgRing.carriers.allocated();
             assertTrue(allocated > 0 && allocated <= window, "carriers allocated: " + allocated);
         } finally {
             stop.set(true);

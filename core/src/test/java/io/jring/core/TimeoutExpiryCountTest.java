@@ -41,7 +41,7 @@ class TimeoutExpiryCountTest {
     private static void expireOneWithoutReaping(IoUring ring, int othersArmed) {
         ring.getSqe().prepTimeout(1_000_000, 0, 0).userData(1);
         assertEquals(1, ring.submit());
-        Timers timers = ApiAccess.get().contextOf(ring).timers();
+        Timers timers = ApiAccess.get().contextOf(ring).timeouts.timers;
         awaitTrue(() -> timers.armedCount() == othersArmed, "the timer fired");
     }
 
