@@ -27,10 +27,10 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Sweeps iodepth (1 to 256), block size and cache mode (buffered, O_DIRECT) over jring and real fio's",
-            "io_uring, libaio and psync engines, then writes one HTML page: IOPS and p50/p99/p99.9 latency against",
-            "iodepth, one line per engine, with the raw JSON beside it. The full sweep takes about 15 minutes;",
-            "--quick takes about 2."},
+            "Sweeps iodepth, block size and cache mode (buffered and O_DIRECT) over jring",
+            "and real fio's io_uring, libaio and psync engines, and writes one HTML page:",
+            "IOPS and p50/p99/p99.9 latency against iodepth, one line per engine, with the",
+            "raw JSON beside it. The full sweep takes about 10 minutes, --quick about 2."},
         footer = {"", "Examples:",
             "  jring report --quick",
             "  jring report --bs=4k --modes=direct --directory=/mnt/nvme --output=nvme.html",
@@ -51,8 +51,8 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Engines to run (default ${DEFAULT-VALUE}); fio's are skipped, with a note on the page, where fio or the engine is missing.")
     List<String> engines;
 
-    @Option(names = "--modes", paramLabel = "buffered|direct", split = ",", defaultValue = "buffered,direct",
-            description = "Cache modes (default ${DEFAULT-VALUE}): buffered reads a page-cached file, direct uses O_DIRECT.")
+    @Option(names = "--modes", paramLabel = "<mode>", split = ",", defaultValue = "buffered,direct",
+            description = "Cache modes: buffered (reads of a page-cached file) and direct (O_DIRECT) (default ${DEFAULT-VALUE}).")
     List<String> modes;
 
     @Option(names = "--rw", paramLabel = "read|randread|write|randwrite", defaultValue = "randread", description = "The I/O pattern (default ${DEFAULT-VALUE}).")
@@ -231,9 +231,10 @@ public final class ReportCommand implements Callable<Integer> {
         about.put("rw", plan.rw());
         about.put("each run", plan.runtimeSeconds() + " s measured after " + plan.rampSeconds() + " s of ramp; jring also warms up the JIT first (--jit_warmup="
                 + plan.jitWarmup() + ")");
-        about.put("buffered", "the file is read once before each buffered block of runs, and every run has --invalidate=0: the page cache is measured");
-        about.put("options", String.join(" ", plan.fioOptions(new SweepPoint(ReportEngine.FIO_IO_URING, false, "BS", 0), file.toString()))
-                .replace("--ioengine=io_uring", "--ioengine=ENGINE").replace("--iodepth=0", "--iodepth=DEPTH").replace("--direct=0", "--direct=0|1"));
+        if (plan.directModes().contains(false)) {
+            about.put("buffered", "the file is read once before each buffered block of runs, and every run has --invalidate=0: the page cache is measured");
+        }
+        about.put("options", plan.optionsTemplate(file.toString()));
         return about;
     }
 

@@ -25,7 +25,9 @@ public final class ReportPage {
             table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.9em; }
             th, td { border: 1px solid #ddd; padding: 0.2em 0.6em; text-align: right; }
             th:first-child, td:first-child { text-align: left; }
-            table.about td, table.about th { text-align: left; border: none; padding: 0.1em 0.8em 0.1em 0; }
+            table.about td, table.about th { text-align: left; border: none; padding: 0.1em 0.8em 0.1em 0; vertical-align: top; }
+            table.about th { white-space: nowrap; }
+            .word { white-space: nowrap; }
             td small { color: #666; display: block; }
             .swatch { display: inline-block; width: 1.4em; height: 0.25em; vertical-align: middle; margin-right: 0.4em; }
             .notes li { color: #8a4b00; }
@@ -71,7 +73,20 @@ public final class ReportPage {
 
     private static void about(StringBuilder s, Map<String, String> about) {
         s.append("<table class=\"about\">\n");
-        about.forEach((k, v) -> s.append("<tr><th>").append(Markup.text(k)).append("</th><td>").append(Markup.text(v)).append("</td></tr>\n"));
+        about.forEach((k, v) -> {
+            s.append("<tr><th>").append(Markup.text(k)).append("</th><td>");
+            if (k.equals("command") || k.equals("options")) {
+                // a command line breaks between its words only, never at an option's dashes
+                s.append("<code>");
+                for (String word : v.split(" ")) {
+                    s.append("<span class=\"word\">").append(Markup.text(word)).append("</span> ");
+                }
+                s.append("</code>");
+            } else {
+                s.append(Markup.text(v));
+            }
+            s.append("</td></tr>\n");
+        });
         s.append("</table>\n");
     }
 

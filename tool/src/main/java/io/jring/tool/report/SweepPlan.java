@@ -59,9 +59,18 @@ public record SweepPlan(List<ReportEngine> engines, List<Boolean> directModes, L
 
     /** The fio options of one run, the same for real fio and for jring fio. */
     public List<String> fioOptions(SweepPoint p, String file) {
-        return List.of("--name=report", "--filename=" + file, "--size=" + size, "--rw=" + rw, "--bs=" + p.bs(),
-                "--ioengine=" + p.engine().ioengine, "--iodepth=" + p.depth(), "--time_based", "--runtime=" + runtimeSeconds,
-                "--ramp_time=" + rampSeconds, "--invalidate=0", "--direct=" + (p.direct() ? 1 : 0), "--lat_percentiles=1",
+        return options(file, p.bs(), p.engine().ioengine, String.valueOf(p.depth()), p.direct() ? "1" : "0");
+    }
+
+    /** The options as the page shows them: BS, ENGINE, DEPTH and 0|1 where the runs differ. */
+    public String optionsTemplate(String file) {
+        return String.join(" ", options(file, "BS", "ENGINE", "DEPTH", "0|1"));
+    }
+
+    private List<String> options(String file, String bs, String engine, String depth, String direct) {
+        return List.of("--name=report", "--filename=" + file, "--size=" + size, "--rw=" + rw, "--bs=" + bs,
+                "--ioengine=" + engine, "--iodepth=" + depth, "--time_based", "--runtime=" + runtimeSeconds,
+                "--ramp_time=" + rampSeconds, "--invalidate=0", "--direct=" + direct, "--lat_percentiles=1",
                 "--output-format=json");
     }
 }
