@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
 @Command(name = "jring", mixinStandardHelpOptions = true, versionProvider = JringCommand.Version.class,
         description = "jring: Linux io_uring's architecture in Java. Benchmarks and tools.",
         subcommands = {BenchCommand.class, FioCommand.class, CompareCommand.class, EchoServerCommand.class,
-                SoakCommand.class, CommandLine.HelpCommand.class},
+                SoakCommand.class, io.jring.tool.report.ReportCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "With no command, runs 'jring fio' with its defaults: 4k random reads at QD32 for 5 s on a 256 MiB temp file."})
 public final class JringCommand implements Callable<Integer> {
 
