@@ -5,6 +5,7 @@ import io.jring.tool.report.JsonLine;
 import io.jring.tool.report.Latency;
 import io.jring.tool.report.LiveStatus;
 import io.jring.tool.report.Rounds;
+import io.jring.tool.report.Rotation;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -135,22 +136,18 @@ public final class DiowriteBench implements Callable<Integer> {
     List<Result> measure(Path file, long blocks, int depth, List<Boolean> modes, LiveStatus status) {
         double[][] iops = new double[modes.size()][rounds];
         Histogram[] lat = new Histogram[modes.size()];
-        for (int r = 0; r < rounds; r++) {
-            for (int i = 0; i < modes.size(); i++) {
-                int m = (i + r) % modes.size();
-                boolean caller = modes.get(m);
-                status.phase("diowrite qd" + depth + " caller-completion=" + (caller ? "on" : "off")
-                        + " round " + (r + 1) + "/" + rounds, "", () -> 0L);
-                DiowriteTrial.Result res = new DiowriteTrial(file, blocks, depth, caller, flags.setupFlags())
-                        .run(TimeUnit.SECONDS.toNanos(warmup), TimeUnit.SECONDS.toNanos(seconds), 31L * r + depth);
-                iops[m][r] = res.iops();
-                if (lat[m] == null) {
-                    lat[m] = res.latency();
-                } else {
-                    lat[m].add(res.latency());
-                }
+        Rotation.run(rounds, modes, (r, m, caller) -> {
+            status.phase("diowrite qd" + depth + " caller-completion=" + (caller ? "on" : "off")
+                    + " round " + (r + 1) + "/" + rounds, "", () -> 0L);
+            DiowriteTrial.Result res = new DiowriteTrial(file, blocks, depth, caller, flags.setupFlags())
+                    .run(TimeUnit.SECONDS.toNanos(warmup), TimeUnit.SECONDS.toNanos(seconds), 31L * r + depth);
+            iops[m][r] = res.iops();
+            if (lat[m] == null) {
+                lat[m] = res.latency();
+            } else {
+                lat[m].add(res.latency());
             }
-        }
+        });
         List<Result> out = new ArrayList<>();
         for (int m = 0; m < modes.size(); m++) {
             out.add(new Result(modes.get(m), depth, Rounds.of(iops[m]), Latency.of(lat[m])));

@@ -9,6 +9,7 @@ import io.jring.tool.report.JsonLine;
 import io.jring.tool.report.Latency;
 import io.jring.tool.report.LiveStatus;
 import io.jring.tool.report.Rounds;
+import io.jring.tool.report.Rotation;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -217,22 +218,19 @@ public final class HeavyTwBench implements Callable<Integer> {
             heavy.put(k, new long[2]);
         }
         long heavyNanos = TimeUnit.MICROSECONDS.toNanos(heavyUs);
-        for (int r = 0; r < rounds; r++) {
-            for (int i = 0; i < ks.size(); i++) {
-                TaskWorkKind k = ks.get((i + r) % ks.size());
-                HeavyTwTrial trial = new HeavyTwTrial(k, depth, fd, size, heavyNanos, "other".equals(heavyRing),
-                        31L * depth + r);
-                status.phase("heavytw " + k + " depth=" + depth + " round " + (r + 1) + "/" + rounds, "IOPS",
-                        trial.completedCounter()::get);
-                HeavyTwTrial.Outcome o = trial.run(TimeUnit.MILLISECONDS.toNanos(warmupMs),
-                        TimeUnit.SECONDS.toNanos(seconds));
-                iops.get(k)[r] = o.iops();
-                lat.get(k).add(o.latency());
-                errors.merge(k, o.errors(), Long::sum);
-                heavy.get(k)[0] += o.ios();
-                heavy.get(k)[1] += o.heavyRuns();
-            }
-        }
+        Rotation.run(rounds, ks, (r, i, k) -> {
+            HeavyTwTrial trial = new HeavyTwTrial(k, depth, fd, size, heavyNanos, "other".equals(heavyRing),
+                    31L * depth + r);
+            status.phase("heavytw " + k + " depth=" + depth + " round " + (r + 1) + "/" + rounds, "IOPS",
+                    trial.completedCounter()::get);
+            HeavyTwTrial.Outcome o = trial.run(TimeUnit.MILLISECONDS.toNanos(warmupMs),
+                    TimeUnit.SECONDS.toNanos(seconds));
+            iops.get(k)[r] = o.iops();
+            lat.get(k).add(o.latency());
+            errors.merge(k, o.errors(), Long::sum);
+            heavy.get(k)[0] += o.ios();
+            heavy.get(k)[1] += o.heavyRuns();
+        });
         double[] locked = iops.get(TaskWorkKind.LOCKED);
         List<Result> out = new ArrayList<>();
         for (TaskWorkKind k : ks) {

@@ -5,6 +5,7 @@ import io.jring.tool.report.Figures;
 import io.jring.tool.report.JsonLine;
 import io.jring.tool.report.Latency;
 import io.jring.tool.report.LiveStatus;
+import io.jring.tool.report.ThreadCpu;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -13,8 +14,6 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -138,14 +137,14 @@ public final class NopBench implements Callable<Integer> {
             loop.awaitRing();
             status.phase("nop " + kind + " " + flags + " batch=" + batch, "ops/s", loop::done);
             TimeUnit.SECONDS.sleep(warmup);
-            long cpu0 = threadCpuNanos(t);
+            long cpu0 = ThreadCpu.of(t);
             long c0 = loop.done();
             long t0 = System.nanoTime();
             loop.startMeasuring();
             TimeUnit.SECONDS.sleep(seconds);
             long c1 = loop.done();
             long t1 = System.nanoTime();
-            long cpu1 = threadCpuNanos(t);
+            long cpu1 = ThreadCpu.of(t);
             loop.stop();
             t.join();
             loop.rethrowFailure();
@@ -154,22 +153,6 @@ public final class NopBench implements Callable<Integer> {
         } finally {
             loop.stop();
             t.join();
-        }
-    }
-
-    /** CPU time of a live thread, or -1 where the JVM cannot tell. */
-    private static long threadCpuNanos(Thread t) {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        if (!mx.isThreadCpuTimeSupported()) {
-            return -1L;
-        }
-        try {
-            if (!mx.isThreadCpuTimeEnabled()) {
-                mx.setThreadCpuTimeEnabled(true);
-            }
-            return mx.getThreadCpuTime(t.threadId());
-        } catch (UnsupportedOperationException | SecurityException e) {
-            return -1L;
         }
     }
 

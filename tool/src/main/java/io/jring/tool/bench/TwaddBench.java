@@ -5,6 +5,7 @@ import io.jring.tool.report.Figures;
 import io.jring.tool.report.JsonLine;
 import io.jring.tool.report.LiveStatus;
 import io.jring.tool.report.Rounds;
+import io.jring.tool.report.Rotation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -133,15 +134,12 @@ public final class TwaddBench implements Callable<Integer> {
         for (TaskWorkKind k : ks) {
             rates.put(k, new double[rounds]);
         }
-        for (int r = 0; r < rounds; r++) {
-            for (int i = 0; i < ks.size(); i++) {
-                TaskWorkKind k = ks.get((i + r) % ks.size());
-                TwaddTrial trial = new TwaddTrial(k, p, items);
-                String label = "twadd " + k + " producers=" + p + " round " + (r + 1) + "/" + rounds;
-                rates.get(k)[r] = trial.run(TimeUnit.SECONDS.toNanos(warmup), TimeUnit.SECONDS.toNanos(seconds),
-                        () -> status.phase(label, "items/s", trial.ranCounter()));
-            }
-        }
+        Rotation.run(rounds, ks, (r, i, k) -> {
+            TwaddTrial trial = new TwaddTrial(k, p, items);
+            String label = "twadd " + k + " producers=" + p + " round " + (r + 1) + "/" + rounds;
+            rates.get(k)[r] = trial.run(TimeUnit.SECONDS.toNanos(warmup), TimeUnit.SECONDS.toNanos(seconds),
+                    () -> status.phase(label, "items/s", trial.ranCounter()));
+        });
         double locked = rates.containsKey(TaskWorkKind.LOCKED)
                 ? Rounds.of(rates.get(TaskWorkKind.LOCKED)).median() : Double.NaN;
         List<Result> out = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.jring.tool.report.Figures;
 import io.jring.tool.report.JsonLine;
 import io.jring.tool.report.Latency;
 import io.jring.tool.report.LiveStatus;
+import io.jring.tool.report.Rotation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -166,23 +167,20 @@ public final class EchoBench implements Callable<Integer> {
     List<EchoResult> measure(List<EchoImpl> impls, int n, TrialRunner runner) throws InterruptedException {
         Map<EchoImpl, List<EchoTrial>> trials = new EnumMap<>(EchoImpl.class);
         Map<EchoImpl, String> problems = new EnumMap<>(EchoImpl.class);
-        for (int r = 0; r < n; r++) {
-            for (int i = 0; i < impls.size(); i++) {
-                EchoImpl impl = impls.get((i + r) % impls.size());
-                if (problems.containsKey(impl)) {
-                    continue;
-                }
-                String label = "echo " + impl + " c=" + connections + " size=" + size
-                        + (n > 1 ? " round " + (r + 1) + "/" + n : "");
-                try {
-                    trials.computeIfAbsent(impl, k -> new ArrayList<>()).add(runner.run(impl, label));
-                } catch (InterruptedException e) {
-                    throw e;
-                } catch (Exception e) {
-                    problems.put(impl, e.getMessage() != null ? e.getMessage() : e.toString());
-                }
+        Rotation.run(n, impls, (r, i, impl) -> {
+            if (problems.containsKey(impl)) {
+                return;
             }
-        }
+            String label = "echo " + impl + " c=" + connections + " size=" + size
+                    + (n > 1 ? " round " + (r + 1) + "/" + n : "");
+            try {
+                trials.computeIfAbsent(impl, k -> new ArrayList<>()).add(runner.run(impl, label));
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                problems.put(impl, e.getMessage() != null ? e.getMessage() : e.toString());
+            }
+        });
         List<EchoResult> results = new ArrayList<>();
         for (EchoImpl impl : impls) {
             results.add(problems.containsKey(impl) ? EchoResult.failed(impl, problems.get(impl))
