@@ -28,10 +28,10 @@ class BenchOptionsTest {
     void nopDefaultsMatchTheIssue() {
         NopBench b = parse("bench", "nop");
         assertEquals(32, b.batch);
-        assertEquals(5, b.seconds);
-        assertEquals(2, b.warmup);
+        assertEquals(5, b.seconds.value());
+        assertEquals(2, b.warmup.value());
         assertEquals(RingFlags.single, b.flags);
-        assertEquals(TaskWorkKind.MPSC, b.kind);
+        assertEquals(TaskWorkKind.MPSC, b.kind.single());
         assertEquals(OutputFormat.normal, b.output.format());
     }
 
@@ -40,10 +40,10 @@ class BenchOptionsTest {
         NopBench b = parse("bench", "nop", "--batch=16", "--seconds=2", "--warmup=0", "--flags=defer",
                 "--kind=llist", "--reap=peek", "--output-format=json");
         assertEquals(16, b.batch);
-        assertEquals(2, b.seconds);
-        assertEquals(0, b.warmup);
+        assertEquals(2, b.seconds.value());
+        assertEquals(0, b.warmup.value());
         assertEquals(RingFlags.defer, b.flags);
-        assertEquals(TaskWorkKind.LLIST, b.kind);
+        assertEquals(TaskWorkKind.LLIST, b.kind.single());
         assertEquals(NopLoop.Reap.peek, b.reap);
         assertEquals(OutputFormat.json, b.output.format());
     }
@@ -58,8 +58,8 @@ class BenchOptionsTest {
         TwaddBench b = parse("bench", "twadd");
         assertArrayEquals(new int[] {2}, b.producers.values());
         assertEquals(List.of(TaskWorkKind.values()), b.kinds.kinds());
-        assertEquals(3, b.seconds);
-        assertEquals(3, b.rounds);
+        assertEquals(3, b.seconds.value());
+        assertEquals(3, b.rounds.value());
         assertEquals(1024, b.items);
     }
 
