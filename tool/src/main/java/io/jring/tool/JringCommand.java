@@ -11,11 +11,8 @@ import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Arrays;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 
 /**
@@ -70,27 +67,11 @@ public final class JringCommand implements Callable<Integer> {
         @Override
         public String[] getVersion() {
             return new String[] {
-                "jring " + projectVersion(),
+                "jring " + ProjectVersion.get().orElse("(unknown version)"),
                 "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + "), "
                         + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                         + System.getProperty("os.arch") + ", " + Runtime.getRuntime().availableProcessors() + " CPUs"
             };
-        }
-
-        static String projectVersion() {
-            try (InputStream in = JringCommand.class.getResourceAsStream("version.properties")) {
-                if (in != null) {
-                    Properties p = new Properties();
-                    p.load(in);
-                    String v = p.getProperty("version", "");
-                    if (!v.isEmpty() && !v.startsWith("${")) {
-                        return v;
-                    }
-                }
-            } catch (IOException ignored) {
-                // fall through: a version is informative only
-            }
-            return "(unknown version)";
         }
     }
 }

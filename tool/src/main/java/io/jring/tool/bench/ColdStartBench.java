@@ -4,8 +4,7 @@ import io.jring.tool.report.Figures;
 import io.jring.tool.report.Rounds;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
@@ -34,17 +33,17 @@ import java.util.regex.Pattern;
 public final class ColdStartBench implements Callable<Integer> {
     private static final Pattern LINE = Pattern.compile("first_ms=([0-9.]+) timeout_ms=(-?[0-9.]+)");
 
-    @Option(names = "--rounds", defaultValue = "10", description = "Fresh JVMs per mode (default ${DEFAULT-VALUE}).")
-    int rounds;
+    /** Fresh JVMs per mode; at least 3, for a median and a range. */
+    @Mixin
+    BenchOptions.Rounds rounds = new BenchOptions.Rounds(10, 3);
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (rounds < 3) {
-            throw new ParameterException(spec.commandLine(), "--rounds must be >= 3, got " + rounds);
-        }
+        BenchOptions.validate(spec);
+        int rounds = this.rounds.value();
         PrintWriter out = spec.commandLine().getOut();
         double[] bare = new double[rounds];
         double[] open = new double[rounds];

@@ -5,6 +5,7 @@ import io.jring.tool.report.JsonLine;
 import io.jring.tool.report.Latency;
 import io.jring.tool.report.LiveStatus;
 import io.jring.tool.report.Rounds;
+import io.jring.tool.report.Rotation;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,14 +47,14 @@ public final class DiowriteBench implements Callable<Integer> {
             converter = Counts.Converter.class, description = "Queue depths (default ${DEFAULT-VALUE}).")
     Counts depths;
 
-    @Option(names = "--seconds", defaultValue = "3", description = "Measured time per mode, depth and round (default ${DEFAULT-VALUE}).")
-    int seconds;
+    @Mixin
+    BenchOptions.Seconds seconds = new BenchOptions.Seconds(3);
 
-    @Option(names = "--warmup", defaultValue = "1", description = "Unmeasured time before each measurement (default ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    BenchOptions.Warmup warmup = new BenchOptions.Warmup(1);
 
-    @Option(names = "--rounds", defaultValue = "3", description = "Alternating rounds; the median is reported (default ${DEFAULT-VALUE}).")
-    int rounds;
+    @Mixin
+    BenchOptions.Rounds rounds = new BenchOptions.Rounds(3);
 
     @Option(names = "--size", defaultValue = "128", description = "Test file size in MiB, written once before measuring (default ${DEFAULT-VALUE}).")
     int sizeMiB;
@@ -87,9 +88,11 @@ public final class DiowriteBench implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         List<Boolean> modes = modes();
-        if (seconds < 1 || warmup < 0 || rounds < 1 || sizeMiB < 1) {
-            throw new ParameterException(spec.commandLine(), "--seconds, --rounds and --size must be >= 1, --warmup >= 0");
-        }
+        BenchOptions.validate(spec);
+        BenchOptions.requireRange(spec.commandLine(), "--size", sizeMiB, 1, Long.MAX_VALUE);
+        int seconds = this.seconds.value();
+        int warmup = this.warmup.value();
+        int rounds = this.rounds.value();
         PrintWriter out = spec.commandLine().getOut();
         Path file = Files.createTempFile(dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir")),
                 "jring-diowrite", ".dat");
@@ -133,24 +136,22 @@ public final class DiowriteBench implements Callable<Integer> {
     }
 
     List<Result> measure(Path file, long blocks, int depth, List<Boolean> modes, LiveStatus status) {
+        int rounds = this.rounds.value();
         double[][] iops = new double[modes.size()][rounds];
         Histogram[] lat = new Histogram[modes.size()];
-        for (int r = 0; r < rounds; r++) {
-            for (int i = 0; i < modes.size(); i++) {
-                int m = (i + r) % modes.size();
-                boolean caller = modes.get(m);
-                status.phase("diowrite qd" + depth + " caller-completion=" + (caller ? "on" : "off")
-                        + " round " + (r + 1) + "/" + rounds, "", () -> 0L);
-                DiowriteTrial.Result res = new DiowriteTrial(file, blocks, depth, caller, flags.setupFlags())
-                        .run(TimeUnit.SECONDS.toNanos(warmup), TimeUnit.SECONDS.toNanos(seconds), 31L * r + depth);
-                iops[m][r] = res.iops();
-                if (lat[m] == null) {
-                    lat[m] = res.latency();
-                } else {
-                    lat[m].add(res.latency());
-                }
+        Rotation.run(rounds, modes, (r, m, caller) -> {
+            status.phase("diowrite qd" + depth + " caller-completion=" + (caller ? "on" : "off")
+                    + " round " + (r + 1) + "/" + rounds, "", () -> 0L);
+            DiowriteTrial.Result res = new DiowriteTrial(file, blocks, depth, caller, flags.setupFlags())
+                    .run(TimeUnit.SECONDS.toNanos(warmup.value()), TimeUnit.SECONDS.toNanos(seconds.value()),
+                            31L * r + depth);
+            iops[m][r] = res.iops();
+            if (lat[m] == null) {
+                lat[m] = res.latency();
+            } else {
+                lat[m].add(res.latency());
             }
-        }
+        });
         List<Result> out = new ArrayList<>();
         for (int m = 0; m < modes.size(); m++) {
             out.add(new Result(modes.get(m), depth, Rounds.of(iops[m]), Latency.of(lat[m])));
@@ -196,7 +197,7 @@ public final class DiowriteBench implements Callable<Integer> {
                     .put("iops", Math.round(r.iops().median()))
                     .put("spread", r.iops().spread())
                     .put("rounds", r.iops().count())
-                    .put("seconds", seconds)
+                    .put("seconds", seconds.value())
                     .put("lat_ns", r.latency().toJson());
             if (results.size() == 2 && r.caller()) {
                 j.put("vs_off", r.iops().median() / results.get(0).iops().median());

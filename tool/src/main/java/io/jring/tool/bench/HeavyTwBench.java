@@ -9,6 +9,7 @@ import io.jring.tool.report.JsonLine;
 import io.jring.tool.report.Latency;
 import io.jring.tool.report.LiveStatus;
 import io.jring.tool.report.Rounds;
+import io.jring.tool.report.Rotation;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -49,10 +50,8 @@ import java.util.concurrent.TimeUnit;
             "strategy, strategies alternating, median of --rounds (seed 000)."})
 public final class HeavyTwBench implements Callable<Integer> {
 
-    @Option(names = "--kind", defaultValue = "PRIORITY,LOCKED", paramLabel = "all|MPSC|LOCKED|PRIORITY|LLIST[,..]",
-            converter = KindSet.Converter.class,
-            description = "Strategies to measure (default ${DEFAULT-VALUE}).")
-    KindSet kinds;
+    @Mixin
+    BenchOptions.Kind kinds = BenchOptions.Kind.compared("PRIORITY,LOCKED");
 
     @Option(names = "--depth", defaultValue = "1..256", paramLabel = "N|N,M,..|N..M", converter = Depths.class,
             description = "Queue depths: a list, or a range N..M of powers of two as the seed's table "
@@ -68,15 +67,15 @@ public final class HeavyTwBench implements Callable<Integer> {
                     + "same thread, so that FIFO order switches ring between completions (default ${DEFAULT-VALUE}).")
     String heavyRing;
 
-    @Option(names = "--seconds", defaultValue = "1", description = "Measured time per kind, depth and round (default ${DEFAULT-VALUE}).")
-    int seconds;
+    @Mixin
+    BenchOptions.Seconds seconds = new BenchOptions.Seconds(1);
 
     @Option(names = "--warmup-ms", defaultValue = "200",
             description = "Unmeasured time at the start of each measurement (default ${DEFAULT-VALUE}).")
     int warmupMs;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "Alternating rounds; the median is reported (default ${DEFAULT-VALUE}).")
-    int rounds;
+    @Mixin
+    BenchOptions.Rounds rounds = new BenchOptions.Rounds(3);
 
     @Option(names = "--file", paramLabel = "PATH",
             description = "File to read (kept); created and filled to --size if missing or shorter. "
@@ -108,12 +107,12 @@ public final class HeavyTwBench implements Callable<Integer> {
         long errors = 0;
         try {
             prepareFile(path, size);
-            long perTrial = TimeUnit.SECONDS.toNanos(seconds) + TimeUnit.MILLISECONDS.toNanos(warmupMs);
-            long planned = perTrial * rounds * ks.size() * depths.values().length;
+            long perTrial = TimeUnit.SECONDS.toNanos(seconds.value()) + TimeUnit.MILLISECONDS.toNanos(warmupMs);
+            long planned = perTrial * rounds.value() * ks.size() * depths.values().length;
             if (!output.isJson()) {
                 out.printf("jring bench heavytw: O_DIRECT 4k randread on %s (%s), heavy task work %d us per completion"
                                 + " (%s ring); kinds %s alternating, %d rounds x %d s (+%d ms warmup) per kind and depth%n",
-                        path, (size >> 20) + " MiB", heavyUs, heavyRing, ks, rounds, seconds, warmupMs);
+                        path, (size >> 20) + " MiB", heavyUs, heavyRing, ks, rounds.value(), seconds.value(), warmupMs);
                 out.printf("  lat: from preparing a read to its CQE (includes the heavy work queued ahead of it)%n");
                 if ("other".equals(heavyRing)) {
                     out.printf("  heavy/run: heavy items per run of them; completion work run between two heavy"
@@ -155,24 +154,12 @@ public final class HeavyTwBench implements Callable<Integer> {
     }
 
     private void validate() {
-        if (seconds < 1) {
-            throw new ParameterException(spec.commandLine(), "--seconds must be >= 1, got " + seconds);
-        }
-        if (warmupMs < 0) {
-            throw new ParameterException(spec.commandLine(), "--warmup-ms must be >= 0, got " + warmupMs);
-        }
-        if (rounds < 1) {
-            throw new ParameterException(spec.commandLine(), "--rounds must be >= 1, got " + rounds);
-        }
-        if (heavyUs < 0 || heavyUs > 10_000) {
-            throw new ParameterException(spec.commandLine(), "--heavy-us must be 0..10000, got " + heavyUs);
-        }
+        BenchOptions.validate(spec);
+        BenchOptions.requireRange(spec.commandLine(), "--warmup-ms", warmupMs, 0, Long.MAX_VALUE);
+        BenchOptions.requireRange(spec.commandLine(), "--heavy-us", heavyUs, 0, 10_000);
         if (size < 16L * HeavyTwTrial.BS || size % HeavyTwTrial.BS != 0) {
             throw new ParameterException(spec.commandLine(),
                     "--size must be a multiple of 4k and at least 64k, got " + size);
-        }
-        if (kinds.kinds().isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "--kind selects no strategy");
         }
         if (!"same".equals(heavyRing) && !"other".equals(heavyRing)) {
             throw new ParameterException(spec.commandLine(), "--heavy-ring must be same or other, got " + heavyRing);
@@ -206,6 +193,7 @@ public final class HeavyTwBench implements Callable<Integer> {
     /** All rounds at one depth: kinds alternate, each round starting one kind later. */
     List<Result> measure(int fd, int depth, LiveStatus status) {
         List<TaskWorkKind> ks = kinds.kinds();
+        int rounds = this.rounds.value();
         Map<TaskWorkKind, double[]> iops = new EnumMap<>(TaskWorkKind.class);
         Map<TaskWorkKind, Histogram> lat = new EnumMap<>(TaskWorkKind.class);
         Map<TaskWorkKind, Long> errors = new EnumMap<>(TaskWorkKind.class);
@@ -217,22 +205,19 @@ public final class HeavyTwBench implements Callable<Integer> {
             heavy.put(k, new long[2]);
         }
         long heavyNanos = TimeUnit.MICROSECONDS.toNanos(heavyUs);
-        for (int r = 0; r < rounds; r++) {
-            for (int i = 0; i < ks.size(); i++) {
-                TaskWorkKind k = ks.get((i + r) % ks.size());
-                HeavyTwTrial trial = new HeavyTwTrial(k, depth, fd, size, heavyNanos, "other".equals(heavyRing),
-                        31L * depth + r);
-                status.phase("heavytw " + k + " depth=" + depth + " round " + (r + 1) + "/" + rounds, "IOPS",
-                        trial.completedCounter()::get);
-                HeavyTwTrial.Outcome o = trial.run(TimeUnit.MILLISECONDS.toNanos(warmupMs),
-                        TimeUnit.SECONDS.toNanos(seconds));
-                iops.get(k)[r] = o.iops();
-                lat.get(k).add(o.latency());
-                errors.merge(k, o.errors(), Long::sum);
-                heavy.get(k)[0] += o.ios();
-                heavy.get(k)[1] += o.heavyRuns();
-            }
-        }
+        Rotation.run(rounds, ks, (r, i, k) -> {
+            HeavyTwTrial trial = new HeavyTwTrial(k, depth, fd, size, heavyNanos, "other".equals(heavyRing),
+                    31L * depth + r);
+            status.phase("heavytw " + k + " depth=" + depth + " round " + (r + 1) + "/" + rounds, "IOPS",
+                    trial.completedCounter()::get);
+            HeavyTwTrial.Outcome o = trial.run(TimeUnit.MILLISECONDS.toNanos(warmupMs),
+                    TimeUnit.SECONDS.toNanos(seconds.value()));
+            iops.get(k)[r] = o.iops();
+            lat.get(k).add(o.latency());
+            errors.merge(k, o.errors(), Long::sum);
+            heavy.get(k)[0] += o.ios();
+            heavy.get(k)[1] += o.heavyRuns();
+        });
         double[] locked = iops.get(TaskWorkKind.LOCKED);
         List<Result> out = new ArrayList<>();
         for (TaskWorkKind k : ks) {
@@ -267,7 +252,7 @@ public final class HeavyTwBench implements Callable<Integer> {
                 .put("min", Math.round(r.iops().min()))
                 .put("max", Math.round(r.iops().max()))
                 .put("rounds", r.iops().count())
-                .put("seconds", seconds)
+                .put("seconds", seconds.value())
                 .put("avg_lat_ns", Math.round(r.avgLatNs()))
                 .put("lat_ns", r.lat().toJson())
                 .put("errors", r.errors());

@@ -4,7 +4,7 @@ import io.jring.CqeHandler;
 import io.jring.IoUring;
 import io.jring.Setup;
 import io.jring.TaskWorkKind;
-import io.jring.core.ApiAccess;
+import io.jring.core.RingTaskTarget;
 import io.jring.tw.TaskContext;
 import io.jring.tw.TaskWork;
 import io.jring.tw.TaskWorkTarget;
@@ -45,6 +45,10 @@ final class HeavyTwTrial {
     private IoUring ring;
     /** With heavyOnOtherRing: a second ring of this thread that the heavy work belongs to. */
     private IoUring other;
+    /**
+     * The ring the heavy items belong to: the engine's own target for the ring
+     * ({@link RingTaskTarget}), so they share runs with its completion work as the seed's did.
+     */
     private TaskWorkTarget target;
     private TaskContext tc;
     private MemorySegment[] bufs;
@@ -122,8 +126,7 @@ final class HeavyTwTrial {
         if (heavyOnOtherRing) {
             other = IoUring.builder().entries(4).flags(Setup.SINGLE_ISSUER).taskWorkList(kind).build();
         }
-        target = heavyOnOtherRing ? new CountingTarget(ApiAccess.get().contextOf(other))
-                : ApiAccess.get().contextOf(ring);
+        target = heavyOnOtherRing ? new CountingTarget(RingTaskTarget.of(other)) : RingTaskTarget.of(ring);
         tc = TaskContext.current();
         try (Arena arena = Arena.ofConfined()) {
             bufs = new MemorySegment[depth];

@@ -33,7 +33,7 @@ public record KindSet(List<TaskWorkKind> kinds) {
             try {
                 chosen[TaskWorkKind.valueOf(name).ordinal()] = true;
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("unknown kind '" + part.strip() + "'; use all or a list of "
+                throw new TypeConversionException("unknown kind '" + part.strip() + "'; the kinds are "
                         + List.of(TaskWorkKind.values()));
             }
         }
@@ -48,6 +48,19 @@ public record KindSet(List<TaskWorkKind> kinds) {
 
     public boolean contains(TaskWorkKind k) {
         return kinds.contains(k);
+    }
+
+    /** As it is written on the command line: {@code all}, or the kinds separated by commas. */
+    @Override
+    public String toString() {
+        if (kinds.size() == TaskWorkKind.values().length) {
+            return "all";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (TaskWorkKind k : kinds) {
+            sb.append(sb.isEmpty() ? "" : ",").append(k.name());
+        }
+        return sb.toString();
     }
 
     /** picocli converter. */

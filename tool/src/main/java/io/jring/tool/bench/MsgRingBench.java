@@ -9,7 +9,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -28,11 +27,11 @@ import java.util.concurrent.TimeUnit;
             "Kernel anchor (issue 6): 6.2-6.5M msgs/s with default rings, 2.0-2.3M with DEFER_TASKRUN."})
 public final class MsgRingBench implements Callable<Integer> {
 
-    @Option(names = "--seconds", defaultValue = "3", description = "Measured time (default ${DEFAULT-VALUE}).")
-    int seconds;
+    @Mixin
+    BenchOptions.Seconds seconds = new BenchOptions.Seconds(3);
 
-    @Option(names = "--warmup", defaultValue = "1", description = "Unmeasured time first (default ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    BenchOptions.Warmup warmup = new BenchOptions.Warmup(1);
 
     @Option(names = "--batch", defaultValue = "32", description = "Messages per submit when streaming (default ${DEFAULT-VALUE}).")
     int batch;
@@ -41,9 +40,8 @@ public final class MsgRingBench implements Callable<Integer> {
             description = "Rings with SINGLE_ISSUER only; by default SINGLE_ISSUER|DEFER_TASKRUN.")
     boolean noDefer;
 
-    @Option(names = "--kind", defaultValue = "MPSC", paramLabel = "MPSC|LOCKED|PRIORITY|LLIST",
-            description = "Task-work list strategy of both rings (default ${DEFAULT-VALUE}).")
-    TaskWorkKind kind;
+    @Mixin
+    BenchOptions.Kind kind = BenchOptions.Kind.one(TaskWorkKind.MPSC);
 
     @Option(names = "--legacy",
             description = "Seed 004's \"before\": the sender posts each message under the target's lock and wakes it "
@@ -54,10 +52,8 @@ public final class MsgRingBench implements Callable<Integer> {
             description = "One message in flight: A sends, B answers, A times the round trip.")
     boolean pingpong;
 
-    @Option(names = "--anchor", defaultValue = "auto", paramLabel = "auto|off",
-            description = "Also measure the kernel doing the same (tool/anchors/msgring.c, needs gcc and liburing) "
-                    + "right before jring's run, and give the ratio of the two (default ${DEFAULT-VALUE}).")
-    String anchor;
+    @Mixin
+    BenchOptions.Anchor anchor = new BenchOptions.Anchor();
 
     @Mixin
     OutputOptions output = new OutputOptions();
@@ -94,11 +90,11 @@ public final class MsgRingBench implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         validate();
         PrintWriter out = spec.commandLine().getOut();
-        KernelAnchor.Run kernel = "off".equals(anchor) ? null
-                : KernelAnchor.run("msgring", Integer.toString(effectiveBatch()), Integer.toString(seconds),
+        KernelAnchor.Run kernel = !anchor.isOn() ? null
+                : KernelAnchor.run("msgring", Integer.toString(effectiveBatch()), Integer.toString(seconds.value()),
                         KernelAnchor.modeOf(flags()), pingpong ? "pingpong" : "stream");
         Result r;
-        try (LiveStatus status = output.startStatus(out, TimeUnit.SECONDS.toNanos(warmup + seconds))) {
+        try (LiveStatus status = output.startStatus(out, TimeUnit.SECONDS.toNanos(warmup.value() + seconds.value()))) {
             r = measure(status);
         }
         if (output.isJson()) {
@@ -117,22 +113,13 @@ public final class MsgRingBench implements Callable<Integer> {
     }
 
     private void validate() {
-        if (batch < 1 || batch > 4096) {
-            throw new ParameterException(spec.commandLine(), "--batch must be 1..4096, got " + batch);
-        }
-        if (seconds < 1) {
-            throw new ParameterException(spec.commandLine(), "--seconds must be >= 1, got " + seconds);
-        }
-        if (warmup < 0) {
-            throw new ParameterException(spec.commandLine(), "--warmup must be >= 0, got " + warmup);
-        }
-        if (!"auto".equals(anchor) && !"off".equals(anchor)) {
-            throw new ParameterException(spec.commandLine(), "--anchor must be auto or off, got " + anchor);
-        }
+        BenchOptions.validate(spec);
+        BenchOptions.requireRange(spec.commandLine(), "--batch", batch, 1, 4096);
     }
 
     /** Runs warmup then the measured window on two fresh rings and threads. */
     Result measure(LiveStatus status) throws InterruptedException {
+        TaskWorkKind kind = this.kind.single();
         MsgRingLoop[] loops = MsgRingLoop.pair(effectiveBatch(), flags(), kind, pingpong, legacy);
         MsgRingLoop a = loops[0];
         MsgRingLoop b = loops[1];
@@ -142,11 +129,11 @@ public final class MsgRingBench implements Callable<Integer> {
             a.awaitRings();
             status.phase("msgring " + (pingpong ? "pingpong" : "stream") + " " + kind + " " + flags(),
                     pingpong ? "trips/s" : "msgs/s", () -> a.received() + b.received());
-            TimeUnit.SECONDS.sleep(warmup);
+            TimeUnit.SECONDS.sleep(warmup.value());
             long c0 = a.received() + b.received();
             long t0 = System.nanoTime();
             a.startMeasuring();
-            TimeUnit.SECONDS.sleep(seconds);
+            TimeUnit.SECONDS.sleep(seconds.value());
             long c1 = a.received() + b.received();
             long t1 = System.nanoTime();
             a.stop();
@@ -189,7 +176,7 @@ public final class MsgRingBench implements Callable<Integer> {
 
     private void printHuman(PrintWriter out, Result r) {
         out.printf("jring bench msgring: %s batch=%d flags=%s kind=%s sq=%d, %d s measured after %d s warmup%n",
-                r.mode(), r.batch(), r.flags(), r.kind(), r.sqEntries(), seconds, warmup);
+                r.mode(), r.batch(), r.flags(), r.kind(), r.sqEntries(), seconds.value(), warmup.value());
         if (r.pingpong()) {
             out.printf("  MSG_RING ping-pong: %s round trips/s (%s ns/round trip), %d round trips%n",
                     Figures.si(r.msgsPerSec()), Figures.fixed(r.nsPerMsg(), 1), r.msgs());

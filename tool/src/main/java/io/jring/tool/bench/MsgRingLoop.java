@@ -4,8 +4,6 @@ import io.jring.CqeHandler;
 import io.jring.IoUring;
 import io.jring.SqeFlags;
 import io.jring.TaskWorkKind;
-import io.jring.tool.report.Latency;
-import org.HdrHistogram.Histogram;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -17,10 +15,10 @@ import java.util.concurrent.TimeoutException;
 /**
  * One of the two threads of the MSG_RING bench: owns a ring and sends MSG_RING messages to
  * its peer's ring, either streaming in batches or, in ping-pong mode, one message in flight
- * (the initiator sends, the other side answers each message it receives). It builds the ring
- * itself, so a SINGLE_ISSUER ring is owned by this thread. Allocates nothing per loop.
+ * (the initiator sends, the other side answers each message it receives). Allocates nothing
+ * per loop.
  */
-final class MsgRingLoop implements Runnable {
+final class MsgRingLoop extends RingLoop {
 
     /** userData of a counted message. */
     static final long MSG = 1L;
@@ -45,21 +43,12 @@ final class MsgRingLoop implements Runnable {
     /** Written before {@link #ready} is passed, read by the peer after it: the barrier orders it. */
     private IoUring ring;
 
-    private volatile boolean stop;
-    private volatile boolean measuring;
-
     /**
      * Messages received so far (streaming), or round trips completed (ping-pong initiator).
      * Written only by the loop thread with setOpaque; read with getOpaque by the controller.
      */
     @SuppressWarnings("unused")
     private long received;
-
-    // Loop thread only until it ends; the controller reads them after join().
-    private long errors;
-    private int sqEntries;
-    private final Histogram roundTrips = Latency.newHistogram();
-    private Throwable failure;
 
     // What the last forEachCqe pass saw (loop thread only).
     private int gotMsgs;
@@ -241,32 +230,7 @@ final class MsgRingLoop implements Runnable {
         }
     }
 
-    void rethrowFailure() {
-        KernelAnchor.rethrow(failure);
-    }
-
     long received() {
         return (long) RECEIVED.getOpaque(this);
-    }
-
-    void startMeasuring() {
-        measuring = true;
-    }
-
-    void stop() {
-        stop = true;
-    }
-
-    // After join():
-    long errors() {
-        return errors;
-    }
-
-    Histogram roundTrips() {
-        return roundTrips;
-    }
-
-    int sqEntries() {
-        return sqEntries;
     }
 }

@@ -5,16 +5,14 @@ import io.jring.tool.report.Figures;
 import io.jring.tool.report.JsonLine;
 import io.jring.tool.report.Latency;
 import io.jring.tool.report.LiveStatus;
+import io.jring.tool.report.ThreadCpu;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -35,28 +33,25 @@ public final class NopBench implements Callable<Integer> {
     @Option(names = "--batch", defaultValue = "32", description = "NOPs per submit (default ${DEFAULT-VALUE}).")
     int batch;
 
-    @Option(names = "--seconds", defaultValue = "5", description = "Measured time (default ${DEFAULT-VALUE}).")
-    int seconds;
+    @Mixin
+    BenchOptions.Seconds seconds = new BenchOptions.Seconds(5);
 
-    @Option(names = "--warmup", defaultValue = "2", description = "Unmeasured time first (default ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    BenchOptions.Warmup warmup = new BenchOptions.Warmup(2);
 
     @Option(names = "--flags", defaultValue = "single", paramLabel = "single|defer|none",
             description = "Ring setup: single = SINGLE_ISSUER, defer = SINGLE_ISSUER|DEFER_TASKRUN, none (default ${DEFAULT-VALUE}).")
     RingFlags flags;
 
-    @Option(names = "--kind", defaultValue = "MPSC", paramLabel = "MPSC|LOCKED|PRIORITY|LLIST",
-            description = "Task-work list strategy of the ring (default ${DEFAULT-VALUE}).")
-    TaskWorkKind kind;
+    @Mixin
+    BenchOptions.Kind kind = BenchOptions.Kind.one(TaskWorkKind.MPSC);
 
     @Option(names = "--reap", defaultValue = "foreach", paramLabel = "foreach|peek",
             description = "How CQEs are reaped: forEachCqe, or peekCqe+cqeSeen (default ${DEFAULT-VALUE}).")
     NopLoop.Reap reap;
 
-    @Option(names = "--anchor", defaultValue = "auto", paramLabel = "auto|off",
-            description = "Also measure the kernel's own io_uring NOP rate (tool/anchors/nop.c, needs gcc and "
-                    + "liburing) right before jring's run, and give the ratio of the two (default ${DEFAULT-VALUE}).")
-    String anchor;
+    @Mixin
+    BenchOptions.Anchor anchor = new BenchOptions.Anchor();
 
     @Mixin
     OutputOptions output = new OutputOptions();
@@ -97,10 +92,11 @@ public final class NopBench implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         validate();
         PrintWriter out = spec.commandLine().getOut();
-        KernelAnchor.Run kernel = "off".equals(anchor) ? null
-                : KernelAnchor.run("nop", Integer.toString(batch), Integer.toString(seconds), KernelAnchor.modeOf(flags));
+        KernelAnchor.Run kernel = !anchor.isOn() ? null
+                : KernelAnchor.run("nop", Integer.toString(batch), Integer.toString(seconds.value()),
+                        KernelAnchor.modeOf(flags));
         Result r;
-        try (LiveStatus status = output.startStatus(out, TimeUnit.SECONDS.toNanos(warmup + seconds))) {
+        try (LiveStatus status = output.startStatus(out, TimeUnit.SECONDS.toNanos(warmup.value() + seconds.value()))) {
             r = measure(status);
         }
         if (output.isJson()) {
@@ -119,33 +115,27 @@ public final class NopBench implements Callable<Integer> {
     }
 
     private void validate() {
-        if (batch < 1 || batch > 32768) {
-            throw new ParameterException(spec.commandLine(), "--batch must be 1..32768, got " + batch);
-        }
-        if (seconds < 1) {
-            throw new ParameterException(spec.commandLine(), "--seconds must be >= 1, got " + seconds);
-        }
-        if (warmup < 0) {
-            throw new ParameterException(spec.commandLine(), "--warmup must be >= 0, got " + warmup);
-        }
+        BenchOptions.validate(spec);
+        BenchOptions.requireRange(spec.commandLine(), "--batch", batch, 1, 32768);
     }
 
     /** Runs warmup then the measured window on a fresh ring and thread. */
     Result measure(LiveStatus status) throws InterruptedException {
+        TaskWorkKind kind = this.kind.single();
         NopLoop loop = new NopLoop(batch, flags, kind, reap);
         Thread t = Thread.ofPlatform().name("jring-nop").start(loop);
         try {
             loop.awaitRing();
             status.phase("nop " + kind + " " + flags + " batch=" + batch, "ops/s", loop::done);
-            TimeUnit.SECONDS.sleep(warmup);
-            long cpu0 = threadCpuNanos(t);
+            TimeUnit.SECONDS.sleep(warmup.value());
+            long cpu0 = ThreadCpu.of(t);
             long c0 = loop.done();
             long t0 = System.nanoTime();
             loop.startMeasuring();
-            TimeUnit.SECONDS.sleep(seconds);
+            TimeUnit.SECONDS.sleep(seconds.value());
             long c1 = loop.done();
             long t1 = System.nanoTime();
-            long cpu1 = threadCpuNanos(t);
+            long cpu1 = ThreadCpu.of(t);
             loop.stop();
             t.join();
             loop.rethrowFailure();
@@ -154,22 +144,6 @@ public final class NopBench implements Callable<Integer> {
         } finally {
             loop.stop();
             t.join();
-        }
-    }
-
-    /** CPU time of a live thread, or -1 where the JVM cannot tell. */
-    private static long threadCpuNanos(Thread t) {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        if (!mx.isThreadCpuTimeSupported()) {
-            return -1L;
-        }
-        try {
-            if (!mx.isThreadCpuTimeEnabled()) {
-                mx.setThreadCpuTimeEnabled(true);
-            }
-            return mx.getThreadCpuTime(t.threadId());
-        } catch (UnsupportedOperationException | SecurityException e) {
-            return -1L;
         }
     }
 
@@ -197,7 +171,7 @@ public final class NopBench implements Callable<Integer> {
 
     private void printHuman(PrintWriter out, Result r) {
         out.printf("jring bench nop: batch=%d flags=%s kind=%s reap=%s sq=%d, %d s measured after %d s warmup%n",
-                r.batch(), r.flags(), r.kind(), r.reap(), r.sqEntries(), seconds, warmup);
+                r.batch(), r.flags(), r.kind(), r.reap(), r.sqEntries(), seconds.value(), warmup.value());
         out.printf("  NOP: %s ops/s (%s ns/op), %d ops%n",
                 Figures.si(r.opsPerSec()), Figures.fixed(r.nsPerOp(), 1), r.ops());
         out.printf("  %sx kernel anchor (BENCHMARKS.md: kernel io_uring NOP = 10-11M ops/s; ratio against %s)%n",

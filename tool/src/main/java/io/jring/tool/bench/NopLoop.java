@@ -4,8 +4,6 @@ import io.jring.Cqe;
 import io.jring.CqeHandler;
 import io.jring.IoUring;
 import io.jring.TaskWorkKind;
-import io.jring.tool.report.Latency;
-import org.HdrHistogram.Histogram;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -14,9 +12,9 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The thread that owns the NOP bench's ring (t/io_uring -N): prepares {@code batch} NOPs,
  * submits them and reaps until every CQE is back, until told to stop. Allocates nothing
- * per loop. It builds the ring itself, so a SINGLE_ISSUER ring is owned by this thread.
+ * per loop.
  */
-final class NopLoop implements Runnable {
+final class NopLoop extends RingLoop {
 
     /** Batch round trips timed: one in 8, so reading the clock costs well under 1 ns/op. */
     static final int SAMPLE_MASK = 7;
@@ -33,11 +31,6 @@ final class NopLoop implements Runnable {
     private final TaskWorkKind kind;
     private final Reap reap;
 
-    /** Set by the controller; read by the loop once per batch. */
-    private volatile boolean stop;
-    /** Set by the controller after warmup: from then on round trips are sampled. */
-    private volatile boolean measuring;
-
     /**
      * NOPs completed so far. Written only by the loop thread with setOpaque once per batch
      * (no ordering is needed: readers want a recent value, not a consistent snapshot);
@@ -45,12 +38,6 @@ final class NopLoop implements Runnable {
      */
     @SuppressWarnings("unused")
     private long done;
-
-    // Loop thread only until it ends; the controller reads them after join().
-    private long errors;
-    private final Histogram roundTrips = Latency.newHistogram();
-    private Throwable failure;
-    private int sqEntries;
 
     private final CountDownLatch ringReady = new CountDownLatch(1);
 
@@ -161,32 +148,7 @@ final class NopLoop implements Runnable {
         rethrowFailure();
     }
 
-    void rethrowFailure() {
-        KernelAnchor.rethrow(failure);
-    }
-
     long done() {
         return (long) DONE.getOpaque(this);
-    }
-
-    void startMeasuring() {
-        measuring = true;
-    }
-
-    void stop() {
-        stop = true;
-    }
-
-    // After join():
-    long errors() {
-        return errors;
-    }
-
-    Histogram roundTrips() {
-        return roundTrips;
-    }
-
-    int sqEntries() {
-        return sqEntries;
     }
 }

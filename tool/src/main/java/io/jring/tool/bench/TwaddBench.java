@@ -5,11 +5,11 @@ import io.jring.tool.report.Figures;
 import io.jring.tool.report.JsonLine;
 import io.jring.tool.report.LiveStatus;
 import io.jring.tool.report.Rounds;
+import io.jring.tool.report.Rotation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -40,19 +40,17 @@ public final class TwaddBench implements Callable<Integer> {
             description = "Producer thread counts to measure, e.g. 2, 1,2,4 or 1..4 (default ${DEFAULT-VALUE}).")
     Counts producers;
 
-    @Option(names = "--kind", defaultValue = "all", paramLabel = "all|MPSC|LOCKED|PRIORITY|LLIST[,..]",
-            converter = KindSet.Converter.class,
-            description = "Strategies to measure (default ${DEFAULT-VALUE}).")
-    KindSet kinds;
+    @Mixin
+    BenchOptions.Kind kinds = BenchOptions.Kind.compared("all");
 
-    @Option(names = "--seconds", defaultValue = "3", description = "Measured time per kind and round (default ${DEFAULT-VALUE}).")
-    int seconds;
+    @Mixin
+    BenchOptions.Seconds seconds = new BenchOptions.Seconds(3);
 
-    @Option(names = "--warmup", defaultValue = "1", description = "Unmeasured time before each measurement (default ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    BenchOptions.Warmup warmup = new BenchOptions.Warmup(1);
 
-    @Option(names = "--rounds", defaultValue = "3", description = "Alternating rounds; the median is reported (default ${DEFAULT-VALUE}).")
-    int rounds;
+    @Mixin
+    BenchOptions.Rounds rounds = new BenchOptions.Rounds(3);
 
     @Option(names = "--items", defaultValue = "1024",
             description = "Items each producer owns and keeps in flight, >= " + MIN_ITEMS + " (default ${DEFAULT-VALUE}).")
@@ -72,6 +70,9 @@ public final class TwaddBench implements Callable<Integer> {
         validate();
         PrintWriter out = spec.commandLine().getOut();
         List<TaskWorkKind> ks = kinds.kinds();
+        int seconds = this.seconds.value();
+        int warmup = this.warmup.value();
+        int rounds = this.rounds.value();
         long planned = TimeUnit.SECONDS.toNanos((long) (warmup + seconds) * rounds * ks.size()
                 * producers.values().length + (long) warmup * ks.size());
         if (!output.isJson()) {
@@ -94,21 +95,8 @@ public final class TwaddBench implements Callable<Integer> {
     }
 
     private void validate() {
-        if (seconds < 1) {
-            throw new ParameterException(spec.commandLine(), "--seconds must be >= 1, got " + seconds);
-        }
-        if (warmup < 0) {
-            throw new ParameterException(spec.commandLine(), "--warmup must be >= 0, got " + warmup);
-        }
-        if (rounds < 1) {
-            throw new ParameterException(spec.commandLine(), "--rounds must be >= 1, got " + rounds);
-        }
-        if (items < MIN_ITEMS) {
-            throw new ParameterException(spec.commandLine(), "--items must be >= " + MIN_ITEMS + ", got " + items);
-        }
-        if (kinds.kinds().isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "--kind selects no strategy");
-        }
+        BenchOptions.validate(spec);
+        BenchOptions.requireRange(spec.commandLine(), "--items", items, MIN_ITEMS, Long.MAX_VALUE);
     }
 
     /**
@@ -116,12 +104,12 @@ public final class TwaddBench implements Callable<Integer> {
      * compiling the code all kinds share (TaskContext, the owner loop, the producers).
      */
     private void warmUp(LiveStatus status) throws InterruptedException {
-        if (warmup == 0) {
+        if (warmup.value() == 0) {
             return;
         }
         for (TaskWorkKind k : kinds.kinds()) {
             TwaddTrial trial = new TwaddTrial(k, producers.max(), items);
-            trial.run(0L, TimeUnit.SECONDS.toNanos(warmup),
+            trial.run(0L, TimeUnit.SECONDS.toNanos(warmup.value()),
                     () -> status.phase("twadd " + k + " warm-up", "items/s", trial.ranCounter()));
         }
     }
@@ -129,19 +117,17 @@ public final class TwaddBench implements Callable<Integer> {
     /** All rounds for one producer count: kinds alternate, each round starting one kind later. */
     List<Result> measure(int p, LiveStatus status) throws InterruptedException {
         List<TaskWorkKind> ks = kinds.kinds();
+        int rounds = this.rounds.value();
         Map<TaskWorkKind, double[]> rates = new EnumMap<>(TaskWorkKind.class);
         for (TaskWorkKind k : ks) {
             rates.put(k, new double[rounds]);
         }
-        for (int r = 0; r < rounds; r++) {
-            for (int i = 0; i < ks.size(); i++) {
-                TaskWorkKind k = ks.get((i + r) % ks.size());
-                TwaddTrial trial = new TwaddTrial(k, p, items);
-                String label = "twadd " + k + " producers=" + p + " round " + (r + 1) + "/" + rounds;
-                rates.get(k)[r] = trial.run(TimeUnit.SECONDS.toNanos(warmup), TimeUnit.SECONDS.toNanos(seconds),
-                        () -> status.phase(label, "items/s", trial.ranCounter()));
-            }
-        }
+        Rotation.run(rounds, ks, (r, i, k) -> {
+            TwaddTrial trial = new TwaddTrial(k, p, items);
+            String label = "twadd " + k + " producers=" + p + " round " + (r + 1) + "/" + rounds;
+            rates.get(k)[r] = trial.run(TimeUnit.SECONDS.toNanos(warmup.value()),
+                    TimeUnit.SECONDS.toNanos(seconds.value()), () -> status.phase(label, "items/s", trial.ranCounter()));
+        });
         double locked = rates.containsKey(TaskWorkKind.LOCKED)
                 ? Rounds.of(rates.get(TaskWorkKind.LOCKED)).median() : Double.NaN;
         List<Result> out = new ArrayList<>();
@@ -164,7 +150,7 @@ public final class TwaddBench implements Callable<Integer> {
                     .put("min", Math.round(r.rate().min()))
                     .put("max", Math.round(r.rate().max()))
                     .put("rounds", r.rate().count())
-                    .put("seconds", seconds)
+                    .put("seconds", seconds.value())
                     .put("items_per_producer", items)
                     .put("cores", Runtime.getRuntime().availableProcessors());
             if (!Double.isNaN(r.vsLocked())) {

@@ -1,10 +1,12 @@
 package io.jring.tool.echo;
 
+import io.jring.tool.bench.BenchOptions;
 import io.jring.tool.bench.OutputOptions;
 import io.jring.tool.report.Figures;
 import io.jring.tool.report.JsonLine;
 import io.jring.tool.report.Latency;
 import io.jring.tool.report.LiveStatus;
+import io.jring.tool.report.Rotation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -50,23 +52,24 @@ public final class EchoBench implements Callable<Integer> {
     @Option(names = "--size", defaultValue = "12", description = "Bytes per request (default ${DEFAULT-VALUE}).")
     int size;
 
-    @Option(names = "--seconds", defaultValue = "10", description = "Measured time per run (default ${DEFAULT-VALUE}).")
-    int seconds;
+    @Mixin
+    BenchOptions.Seconds seconds = new BenchOptions.Seconds(10);
 
-    @Option(names = "--warmup", defaultValue = "2", description = "Unmeasured time first, connections busy (default ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    BenchOptions.Warmup warmup = new BenchOptions.Warmup(2);
 
     @Option(names = "--port", paramLabel = "PORT",
             description = "Load a server already listening on --host:PORT (--impl then only names it); default: start one.")
     Integer port;
 
     @Option(names = "--compare",
-            description = "Run netty-epoll, netty-io_uring and jring servers alternately, --rounds times, and give jring's ratios.")
+            description = "Run netty-epoll, netty-io_uring and jring servers alternately, --rounds times (3 unless "
+                    + "--rounds is given), and give jring's ratios.")
     boolean compare;
 
-    @Option(names = "--rounds", paramLabel = "N",
-            description = "Runs of each server, alternating; the median is reported (default: 3 with --compare, else 1).")
-    Integer rounds;
+    /** Without --compare one server runs once; with it, three rounds unless --rounds says otherwise. */
+    @Mixin
+    BenchOptions.Rounds rounds = new BenchOptions.Rounds(1);
 
     @Option(names = "--think-us", paramLabel = "US", defaultValue = "0",
             description = "Pause of each connection between an echo and its next request, in microseconds "
@@ -117,7 +120,7 @@ public final class EchoBench implements Callable<Integer> {
             printHeader(out, impls, n);
         }
         List<EchoResult> results;
-        long planned = TimeUnit.SECONDS.toNanos((long) (warmup + seconds) * n * impls.size());
+        long planned = TimeUnit.SECONDS.toNanos((long) (warmup.value() + seconds.value()) * n * impls.size());
         try (LiveStatus status = output.startStatus(out, planned)) {
             results = measure(impls, n, (impl, label) -> runTrial(impl, label, status));
             for (String line : output.isJson() ? jsonLines(results) : humanLines(results)) {
@@ -130,23 +133,11 @@ public final class EchoBench implements Callable<Integer> {
 
     private void validate() {
         server.validate(spec.commandLine());
-        if (connections < 1 || connections > 60_000) {
-            throw new ParameterException(spec.commandLine(), "--connections must be 1..60000, got " + connections);
-        }
-        if (size < 1 || size > MAX_SIZE) {
-            throw new ParameterException(spec.commandLine(), "--size must be 1.." + MAX_SIZE + ", got " + size);
-        }
-        if (seconds < 1) {
-            throw new ParameterException(spec.commandLine(), "--seconds must be >= 1, got " + seconds);
-        }
-        if (warmup < 0) {
-            throw new ParameterException(spec.commandLine(), "--warmup must be >= 0, got " + warmup);
-        }
-        if (rounds != null && rounds < 1) {
-            throw new ParameterException(spec.commandLine(), "--rounds must be >= 1, got " + rounds);
-        }
-        if (port != null && (port < 1 || port > 65535)) {
-            throw new ParameterException(spec.commandLine(), "--port must be 1..65535, got " + port);
+        BenchOptions.requireRange(spec.commandLine(), "--connections", connections, 1, 60_000);
+        BenchOptions.requireRange(spec.commandLine(), "--size", size, 1, MAX_SIZE);
+        BenchOptions.validate(spec);
+        if (port != null) {
+            BenchOptions.requireRange(spec.commandLine(), "--port", port, 1, 65535);
         }
         if (port != null && compare) {
             throw new ParameterException(spec.commandLine(),
@@ -155,7 +146,7 @@ public final class EchoBench implements Callable<Integer> {
     }
 
     int roundCount() {
-        return rounds != null ? rounds : compare ? 3 : 1;
+        return compare && !spec.commandLine().getParseResult().hasMatchedOption("--rounds") ? 3 : rounds.value();
     }
 
     /**
@@ -166,23 +157,20 @@ public final class EchoBench implements Callable<Integer> {
     List<EchoResult> measure(List<EchoImpl> impls, int n, TrialRunner runner) throws InterruptedException {
         Map<EchoImpl, List<EchoTrial>> trials = new EnumMap<>(EchoImpl.class);
         Map<EchoImpl, String> problems = new EnumMap<>(EchoImpl.class);
-        for (int r = 0; r < n; r++) {
-            for (int i = 0; i < impls.size(); i++) {
-                EchoImpl impl = impls.get((i + r) % impls.size());
-                if (problems.containsKey(impl)) {
-                    continue;
-                }
-                String label = "echo " + impl + " c=" + connections + " size=" + size
-                        + (n > 1 ? " round " + (r + 1) + "/" + n : "");
-                try {
-                    trials.computeIfAbsent(impl, k -> new ArrayList<>()).add(runner.run(impl, label));
-                } catch (InterruptedException e) {
-                    throw e;
-                } catch (Exception e) {
-                    problems.put(impl, e.getMessage() != null ? e.getMessage() : e.toString());
-                }
+        Rotation.run(n, impls, (r, i, impl) -> {
+            if (problems.containsKey(impl)) {
+                return;
             }
-        }
+            String label = "echo " + impl + " c=" + connections + " size=" + size
+                    + (n > 1 ? " round " + (r + 1) + "/" + n : "");
+            try {
+                trials.computeIfAbsent(impl, k -> new ArrayList<>()).add(runner.run(impl, label));
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                problems.put(impl, e.getMessage() != null ? e.getMessage() : e.toString());
+            }
+        });
         List<EchoResult> results = new ArrayList<>();
         for (EchoImpl impl : impls) {
             results.add(problems.containsKey(impl) ? EchoResult.failed(impl, problems.get(impl))
@@ -204,10 +192,10 @@ public final class EchoBench implements Callable<Integer> {
                 load.thinkTime(thinkMicros * 1000L, think == ThinkDistribution.EXPONENTIAL);
                 status.phase(label, "trans/s", load::transactions);
                 load.start();
-                TimeUnit.SECONDS.sleep(warmup);
+                TimeUnit.SECONDS.sleep(warmup.value());
                 long serverCpu0 = child != null ? child.cpuNanos() : -1L;
                 EchoLoad.Mark start = load.mark();
-                TimeUnit.SECONDS.sleep(seconds);
+                TimeUnit.SECONDS.sleep(seconds.value());
                 EchoLoad.Mark end = load.mark();
                 long serverCpu1 = child != null ? child.cpuNanos() : -1L;
                 trial = EchoTrial.between(start, end, serverCpu0 < 0 || serverCpu1 < 0 ? -1L : serverCpu1 - serverCpu0);
@@ -227,7 +215,8 @@ public final class EchoBench implements Callable<Integer> {
 
     private void printHeader(PrintWriter out, List<EchoImpl> impls, int n) {
         out.printf("jring bench echo: %d connections x %d B, one request in flight each; %d s measured after %d s warmup%s%n",
-                connections, size, seconds, warmup, n > 1 ? ", " + n + " rounds alternating, median" : "");
+                connections, size, seconds.value(), warmup.value(),
+                n > 1 ? ", " + n + " rounds alternating, median" : "");
         out.printf("  client: Netty epoll, 1 event-loop thread%s; server: %s%n", thinkMicros == 0 ? ""
                 : ", think " + (think == ThinkDistribution.EXPONENTIAL ? "exponential, mean " : "fixed ")
                         + thinkMicros + " us", port != null
@@ -276,8 +265,8 @@ public final class EchoBench implements Callable<Integer> {
                     .put("impl", r.impl().label())
                     .put("connections", connections)
                     .put("size", size)
-                    .put("seconds", seconds)
-                    .put("warmup", warmup)
+                    .put("seconds", seconds.value())
+                    .put("warmup", warmup.value())
                     .put("async", server.async || server.legacyAsync)
                     .put("legacy_async", server.legacyAsync)
                     .put("max_unbound", server.maxUnbound)

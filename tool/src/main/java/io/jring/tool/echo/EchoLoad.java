@@ -1,6 +1,7 @@
 package io.jring.tool.echo;
 
 import io.jring.tool.report.Latency;
+import io.jring.tool.report.ThreadCpu;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -17,8 +18,6 @@ import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -198,13 +197,8 @@ final class EchoLoad implements AutoCloseable {
             Histogram since = latency.copy();
             latency.reset();
             return new Mark((long) TRANSACTIONS.getOpaque(this), System.nanoTime(), since, errors, firstError,
-                    currentThreadCpuNanos());
+                    ThreadCpu.ofCurrentThread());
         });
-    }
-
-    private static long currentThreadCpuNanos() {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        return mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : -1L;
     }
 
     /** Round trips so far, for the live status line (any thread). */

@@ -1,6 +1,6 @@
 package io.jring.tool.fio;
 
-import io.jring.tool.JringCommand;
+import io.jring.tool.ProjectVersion;
 import io.jring.tool.report.LiveStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -10,9 +10,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -36,9 +34,12 @@ public final class FioCommand implements Callable<Integer> {
     @Mixin
     FioOptions options = new FioOptions();
 
+    /** fio's --output-format values that jring-fio writes. */
+    enum OutputFormat { normal, json }
+
     @Option(names = "--output-format", defaultValue = "normal", paramLabel = "normal|json",
             description = "normal: fio's human report; json: fio's JSON layout (jobs[0].read.iops, ...).")
-    String outputFormat;
+    OutputFormat outputFormat;
 
     @Option(names = "--eta", defaultValue = "auto", paramLabel = "auto|always|never",
             description = "The live status line: auto = on a terminal with normal output (default).")
@@ -49,9 +50,6 @@ public final class FioCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!outputFormat.equals("normal") && !outputFormat.equals("json")) {
-            throw new ParameterException(spec.commandLine(), "--output-format must be normal or json, not '" + outputFormat + "'");
-        }
         if (!eta.equals("auto") && !eta.equals("always") && !eta.equals("never")) {
             throw new ParameterException(spec.commandLine(), "--eta must be auto, always or never, not '" + eta + "'");
         }
@@ -61,7 +59,7 @@ public final class FioCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        boolean json = outputFormat.equals("json");
+        boolean json = outputFormat == OutputFormat.json;
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
 
@@ -134,18 +132,6 @@ public final class FioCommand implements Callable<Integer> {
 
     /** fio's "fio version" field, e.g. "jring-fio-0.1.0-SNAPSHOT". */
     static String version() {
-        try (InputStream in = JringCommand.class.getResourceAsStream("version.properties")) {
-            if (in != null) {
-                Properties p = new Properties();
-                p.load(in);
-                String v = p.getProperty("version", "");
-                if (!v.isEmpty() && !v.startsWith("${")) {
-                    return "jring-fio-" + v;
-                }
-            }
-        } catch (IOException ignored) {
-            // informative only
-        }
-        return "jring-fio";
+        return ProjectVersion.get().map(v -> "jring-fio-" + v).orElse("jring-fio");
     }
 }

@@ -1,82 +1,42 @@
 package io.jring.tool.fio;
 
 import io.jring.tool.report.Figures;
+import io.jring.tool.report.StatusLine;
 
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * fio's live status line, redrawn in place with {@code \r} twice a second while the jobs run:
  * <pre>Jobs: 1 (f=1): [r(1)][45.0%][r=1234MiB/s][r=316k IOPS][eta 00m:03s]</pre>
  * Started only on a terminal with normal output (see {@link FioCommand}); erased before the
  * report. It reads the jobs' opaque progress counters; the jobs never call into it.
- * (jring's shared {@code report.LiveStatus} draws a one-rate line of its own format; fio's
- * line has a state, a read and a write rate and IOPS, hence this class.)
+ * The redrawing is {@link StatusLine}'s, as for jring's benches; the line is fio's: a state,
+ * a read and a write rate and IOPS.
  */
-final class FioEta implements AutoCloseable {
-    static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-
-    private final PrintWriter out;
+final class FioEta extends StatusLine {
     private final List<Job> jobs;
     private final JobSpec spec;
-    private final Thread ticker;
-    private volatile boolean closed;
 
-    // Status thread only (and close, under the monitor).
+    // Status thread only, under the monitor: the last sample, for the rates.
     private final long[] last = new long[4];
     private long lastNanos;
-    private int drawnLength;
 
     private FioEta(PrintWriter out, List<Job> jobs) {
-        this.out = out;
+        super(out, "jring-fio-eta");
         this.jobs = jobs;
         this.spec = jobs.getFirst().spec;
         this.lastNanos = System.nanoTime();
-        this.ticker = Thread.ofPlatform().daemon().name("jring-fio-eta").unstarted(this::tickLoop);
     }
 
     static FioEta start(PrintWriter out, List<Job> jobs) {
         FioEta eta = new FioEta(out, jobs);
-        eta.ticker.start();
+        eta.startTicking();
         return eta;
     }
 
     @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        LockSupport.unpark(ticker);
-        try {
-            ticker.join(TimeUnit.SECONDS.toMillis(2));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        synchronized (this) {
-            if (drawnLength > 0) {
-                out.print("\r" + " ".repeat(drawnLength) + "\r");
-                out.flush();
-                drawnLength = 0;
-            }
-        }
-    }
-
-    private void tickLoop() {
-        while (!closed) {
-            LockSupport.parkNanos(this, TICK_NANOS);
-            if (!closed) {
-                synchronized (this) {
-                    draw();
-                }
-            }
-        }
-    }
-
-    private void draw() {
-        long now = System.nanoTime();
+    protected String line(long now) {
         long[] cur = new long[4];
         for (Job job : jobs) {
             for (int i = 0; i < 4; i++) {
@@ -110,15 +70,8 @@ final class FioEta implements AutoCloseable {
                 etaNanos = Math.min(etaNanos, spec.plannedNanos() - elapsed);
             }
         }
-        String line = render(jobs.size(), spec.rw(), Math.min(0.999, Math.max(0, fraction)),
+        return render(jobs.size(), spec.rw(), Math.min(0.999, Math.max(0, fraction)),
                 readBw, writeBw, readIops, writeIops, etaNanos);
-        StringBuilder sb = new StringBuilder(line.length() + drawnLength + 1).append('\r').append(line);
-        for (int i = line.length(); i < drawnLength; i++) {
-            sb.append(' ');
-        }
-        drawnLength = line.length();
-        out.print(sb);
-        out.flush();
     }
 
     /** fio's eta line; the state letter is fio's: r/w/m random, R/W/M sequential. */

@@ -2,8 +2,6 @@ package io.jring.tool.report;
 
 import java.io.Console;
 import java.io.PrintWriter;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
@@ -17,15 +15,12 @@ import java.util.function.LongSupplier;
  * thread polls (the bench's own counter, read opaque or volatile); the hot loop never
  * calls into this class.
  */
-public final class LiveStatus implements AutoCloseable {
-
-    /** Redraw period: fio's 2 Hz. */
-    static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+public final class LiveStatus extends StatusLine {
 
     private static final LiveStatus OFF = new LiveStatus(null, 0L);
 
-    /** Where the line goes; null when disabled. Written once, read under the monitor. */
-    private final PrintWriter out;
+    /** False for {@link #OFF}, which draws nothing and starts no thread. */
+    private final boolean enabled;
     private final long plannedNanos;
     private final long startNanos;
 
@@ -33,17 +28,15 @@ public final class LiveStatus implements AutoCloseable {
     private volatile String label = "";
     private volatile String unit = "ops/s";
     private volatile LongSupplier done = () -> 0L;
-    private volatile boolean closed;
 
-    // Status thread only (and close, under the monitor): what it drew last and from which sample.
-    private int drawnLength;
+    // Status thread only, under the monitor: the last sample, for the rate.
     private long lastCount;
     private long lastNanos;
     private LongSupplier lastSource;
-    private Thread ticker;
 
     private LiveStatus(PrintWriter out, long plannedNanos) {
-        this.out = out;
+        super(out, "jring-status");
+        this.enabled = out != null;
         this.plannedNanos = Math.max(1L, plannedNanos);
         this.startNanos = System.nanoTime();
     }
@@ -63,14 +56,12 @@ public final class LiveStatus implements AutoCloseable {
             return OFF;
         }
         LiveStatus s = new LiveStatus(out, plannedNanos);
-        Thread t = Thread.ofPlatform().daemon().name("jring-status").unstarted(s::tickLoop);
-        s.ticker = t;
-        t.start();
+        s.startTicking();
         return s;
     }
 
     public boolean isEnabled() {
-        return out != null;
+        return enabled;
     }
 
     /** What is being measured now and its running count (ops, items...); resets the rate. */
@@ -82,50 +73,24 @@ public final class LiveStatus implements AutoCloseable {
 
     /** Prints a result line to {@code sink} without tearing the status line (which is redrawn on the next tick). */
     public void println(PrintWriter sink, String line) {
-        if (out == null) {
+        if (!enabled) {
             sink.println(line);
             sink.flush();
             return;
         }
-        synchronized (this) {
-            erase();
-            sink.println(line);
-            sink.flush();
-        }
+        printAbove(sink, line);
     }
 
     /** Stops the updates and erases the line. */
     @Override
     public void close() {
-        if (out == null || closed) {
-            return;
-        }
-        closed = true;
-        LockSupport.unpark(ticker);
-        try {
-            ticker.join(TimeUnit.SECONDS.toMillis(2));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        synchronized (this) {
-            erase();
+        if (enabled) {
+            super.close();
         }
     }
 
-    private void tickLoop() {
-        while (!closed) {
-            LockSupport.parkNanos(this, TICK_NANOS);
-            if (closed) {
-                break;
-            }
-            synchronized (this) {
-                draw();
-            }
-        }
-    }
-
-    private void draw() {
-        long now = System.nanoTime();
+    @Override
+    protected String line(long now) {
         LongSupplier source = done;
         long count = source.getAsLong();
         double rate = 0.0;
@@ -137,22 +102,7 @@ public final class LiveStatus implements AutoCloseable {
         lastNanos = now;
         long elapsed = now - startNanos;
         double fraction = Math.min(0.999, (double) elapsed / plannedNanos);
-        String line = render(label, fraction, rate, unit, plannedNanos - elapsed);
-        StringBuilder sb = new StringBuilder(line.length() + drawnLength + 2).append('\r').append(line);
-        for (int i = line.length(); i < drawnLength; i++) {
-            sb.append(' ');
-        }
-        drawnLength = line.length();
-        out.print(sb);
-        out.flush();
-    }
-
-    private void erase() {
-        if (drawnLength > 0) {
-            out.print("\r" + " ".repeat(drawnLength) + "\r");
-            out.flush();
-            drawnLength = 0;
-        }
+        return render(label, fraction, rate, unit, plannedNanos - elapsed);
     }
 
     /** One status line: {@code jring: [label][45.1%][31.25M ops/s][eta 00m:03s]}. */

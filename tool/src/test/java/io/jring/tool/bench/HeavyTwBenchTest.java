@@ -46,8 +46,8 @@ class HeavyTwBenchTest {
         assertArrayEquals(new int[] {1, 2, 4, 8, 16, 32, 64, 128, 256}, b.depths.values());
         assertEquals(20, b.heavyUs);
         assertEquals("same", b.heavyRing);
-        assertEquals(1, b.seconds);
-        assertEquals(3, b.rounds);
+        assertEquals(1, b.seconds.value());
+        assertEquals(3, b.rounds.value());
         assertEquals(1L << 30, b.size);
         assertEquals(null, b.file);
     }

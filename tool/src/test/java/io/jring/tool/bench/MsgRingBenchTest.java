@@ -46,14 +46,14 @@ class MsgRingBenchTest {
     @Test
     void defaultsMatchTheBrief() {
         MsgRingBench b = parse("bench", "msgring");
-        assertEquals(3, b.seconds);
-        assertEquals(1, b.warmup);
+        assertEquals(3, b.seconds.value());
+        assertEquals(1, b.warmup.value());
         assertEquals(32, b.batch);
         assertFalse(b.noDefer);
         assertEquals(RingFlags.defer, b.flags());
-        assertEquals(TaskWorkKind.MPSC, b.kind);
+        assertEquals(TaskWorkKind.MPSC, b.kind.single());
         assertFalse(b.pingpong);
-        assertEquals("auto", b.anchor);
+        assertEquals("auto", b.anchor.mode().name());
         assertEquals(OutputFormat.normal, b.output.format());
     }
 
@@ -61,14 +61,14 @@ class MsgRingBenchTest {
     void takesEveryOption() {
         MsgRingBench b = parse("bench", "msgring", "--seconds=2", "--warmup=0", "--batch=8", "--no-defer",
                 "--kind=llist", "--pingpong", "--anchor=off", "--output-format=json");
-        assertEquals(2, b.seconds);
-        assertEquals(0, b.warmup);
+        assertEquals(2, b.seconds.value());
+        assertEquals(0, b.warmup.value());
         assertEquals(8, b.batch);
         assertEquals(RingFlags.single, b.flags());
-        assertEquals(TaskWorkKind.LLIST, b.kind);
+        assertEquals(TaskWorkKind.LLIST, b.kind.single());
         assertTrue(b.pingpong);
         assertEquals(1, b.effectiveBatch());
-        assertEquals("off", b.anchor);
+        assertEquals("off", b.anchor.mode().name());
         assertEquals(OutputFormat.json, b.output.format());
     }
 

@@ -85,8 +85,8 @@ class EchoOptionsTest {
         EchoBench b = parse("bench", "echo");
         assertEquals(1000, b.connections);
         assertEquals(12, b.size);
-        assertEquals(10, b.seconds);
-        assertEquals(2, b.warmup);
+        assertEquals(10, b.seconds.value());
+        assertEquals(2, b.warmup.value());
         assertNull(b.port);
         assertFalse(b.compare);
         assertEquals(1, b.roundCount());
