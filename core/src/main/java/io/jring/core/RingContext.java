@@ -447,7 +447,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 if (waitNr > 0) {
                     sq.blocking(true);   // not handed over while it waits (SideClaim)
                     try {
-                        reader.waitFor(tc, waitNr, 0L, true);
+                        reader.waiter.waitFor(tc, waitNr, 0L, true);
                     } finally {
                         sq.blocking(false);
                     }
@@ -877,7 +877,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         if (tc.isRunningTaskWork() || isClosing() || (singleIssuer && ownerCtx != tc)) {
             return;
         }
-        reader.catchUp();
+        reader.waiter.catchUp();
     }
 
     /**
