@@ -32,7 +32,7 @@ abstract class RunToken extends TaskWorkRunner {
     private final boolean detached;
 
     /** What {@link #tryHelp} runs: the owner's work, in cancel mode once it is gone (or when asked). */
-    private final Runnable helpRun = () -> runTaskWork(!isOwnerAlive());
+    private final Runnable helpRun = () -> runTaskWork(!owner.isAlive());
     private final Runnable cancelRun = () -> runTaskWork(true);
 
     /** Rings whose waiters help this task, and its DEFER_TASKRUN rings' local work (see {@link TaskRings}). */

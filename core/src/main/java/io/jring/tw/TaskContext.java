@@ -71,6 +71,14 @@ public final class TaskContext extends RunToken {
         return CURRENT.get();
     }
 
+    public Thread owner() {
+        return owner;
+    }
+
+    public boolean isOwnerAlive() {
+        return owner.isAlive();
+    }
+
     // ---------------------------------------------------------------- adding
 
     /**

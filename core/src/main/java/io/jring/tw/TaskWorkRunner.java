@@ -45,14 +45,6 @@ abstract class TaskWorkRunner extends TaskContextPad2 {
         }
     }
 
-    public final Thread owner() {
-        return owner;
-    }
-
-    public final boolean isOwnerAlive() {
-        return owner.isAlive();
-    }
-
     /** Owner only: whether it queued task work for itself since it last asked (see {@link #selfQueued}). */
     public final boolean takeSelfQueued() {
         if (!selfQueued) {
