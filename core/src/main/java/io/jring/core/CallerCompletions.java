@@ -76,7 +76,7 @@ public final class CallerCompletions {
         if (tc.isRunningTaskWork() || ring.isClosing() || (ring.singleIssuer && ring.ownerContext() != tc)) {
             return;
         }
-        ring.reader.catchUp();
+        ring.reader.waiter.catchUp();
     }
 
     /**

@@ -392,7 +392,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 if (waitNr > 0) {
                     sq.blocking(true);   // not handed over while it waits (SideClaim)
                     try {
-                        reader.waitFor(tc, waitNr, 0L, true);
+                        reader.waiter.waitFor(tc, waitNr, 0L, true);
                     } finally {
                         sq.blocking(false);
                     }

@@ -4,8 +4,9 @@ package io.jring.tw;
 // entry and run, laid out by class hierarchy (as JCTools does, and MpscTaskList): HotSpot
 // lays out a superclass's fields before its subclass's, so the run token and the owner-only
 // run state each sit between 128 bytes of padding (two cache lines, for the adjacent-line
-// prefetcher), and TaskContext's own read-mostly fields (its lists, owner, used kinds, poller)
-// come after. Bytes rather than longs, so that no hole is left before a pad.
+// prefetcher), and the read-mostly fields (its lists, owner, used kinds, poller) come after,
+// in the classes below TaskContextPad2 (TaskWorkRunner, RunToken, TaskContext). Bytes rather
+// than longs, so that no hole is left before a pad for a subclass field to fill.
 
 abstract class TaskContextPad0 {
     byte p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
