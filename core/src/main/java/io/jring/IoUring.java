@@ -111,12 +111,12 @@ public final class IoUring implements AutoCloseable {
 
     /** A ready CQE or null; runs pending task work first if none is ready. */
     public Cqe peekCqe() {
-        return ctx.peekCqe();
+        return ctx.reader().peekCqe();
     }
 
     /** Blocks until a CQE is ready. */
     public Cqe waitCqe() {
-        return ctx.waitCqe();
+        return ctx.reader().waitCqe();
     }
 
     /** Waits up to {@code timeout}; null if no CQE became ready. */
@@ -128,22 +128,22 @@ public final class IoUring implements AutoCloseable {
         } catch (ArithmeticException e) {
             nanos = Long.MAX_VALUE / 4;
         }
-        return ctx.waitCqe(nanos);
+        return ctx.reader().waitCqe(nanos);
     }
 
     /** Consumes one CQE (advances the CQ head). */
     public void cqeSeen(Cqe cqe) {
-        ctx.cqeSeen(cqe);
+        ctx.reader().cqeSeen(cqe);
     }
 
     /** Consumes every ready CQE, calling {@code handler} for each; returns how many. */
     public int forEachCqe(CqeHandler handler) {
         Objects.requireNonNull(handler, "handler");
-        return ctx.forEachCqe(handler);
+        return ctx.reader().forEachCqe(handler);
     }
 
     public int cqReady() {
-        return ctx.cqReady();
+        return ctx.reader().cqReady();
     }
 
     // ---- registration

@@ -17,6 +17,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * the ring. Only the holder of the ring's posting right calls it.
  */
 public final class CompletionPoster {
+    /**
+     * A finished request posts its result, also when its owner is gone ({@code cancel}): as
+     * Linux's io_req_task_complete, which the fallback runs too, so what a request did (bytes
+     * moved, a descriptor made) is never reported as -ECANCELED.
+     */
+    static final TaskWorkFunc COMPLETE = (req, cancel) ->
+            req.ring.poster.postAndFree(req, req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
+
     private final RingContext ring;
     private final CompletionQueue cq;
     // The ring's parts every completion touches, held here to save a hop per CQE.

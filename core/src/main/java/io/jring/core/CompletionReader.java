@@ -16,7 +16,7 @@ import io.jring.tw.TaskContext;
  * its cqeSeen, and for the whole of a forEachCqe; a SINGLE_ISSUER ring's owner has it for
  * good.
  */
-final class CompletionReader {
+public final class CompletionReader {
     private final RingContext ring;
     private final CompletionQueue cq;
     private final boolean singleIssuer;

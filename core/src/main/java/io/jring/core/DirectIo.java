@@ -80,7 +80,7 @@ final class DirectIo {
 
     /**
      * A device completion's task work (Linux's io_req_rw_complete): frees the AIO slot, then
-     * posts as {@link RingContext#COMPLETE} does. One per context, made once.
+     * posts as {@link CompletionPoster#COMPLETE} does. One per context, made once.
      */
     private final TaskWorkFunc deviceComplete;
     /** Caller completion: the write's flush runs here, in its issuer's task, then its CQE. */
@@ -260,7 +260,7 @@ final class DirectIo {
 
     /**
      * Posting right (the completion's task work): the slot takes another request, and the
-     * CQE goes out (as {@link RingContext#COMPLETE}: -ECANCELED once the ring is closing).
+     * CQE goes out (as {@link CompletionPoster#COMPLETE}: -ECANCELED once the ring is closing).
      */
     private void releaseAndPost(Request req) {
         int slot = req.aioSlot;

@@ -287,7 +287,7 @@ public final class RequestIssuer {
      * completes the request through task work in its task, flagged as completion work.
      */
     public void completeFromElsewhere(Request req, int res, int cflags) {
-        completeInTask(req, res, cflags, RingContext.COMPLETE, true, true);
+        completeInTask(req, res, cflags, CompletionPoster.COMPLETE, true, true);
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.jring.core;
 
-import io.jring.Cqe;
-import io.jring.CqeHandler;
 import io.jring.Errno;
 import io.jring.IoUringException;
 import io.jring.Setup;
@@ -31,16 +29,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class RingContext implements TaskWorkTarget, HelperWaker {
     private static final AtomicInteger IDS = new AtomicInteger();
-    private static final ApiAccess API = ApiAccess.get();
-    private static final TaskContext[] NO_CONTEXTS = new TaskContext[0];
-
-    /**
-     * A finished request posts its result, also when its owner is gone ({@code cancel}): as
-     * Linux's io_req_task_complete, which the fallback runs too, so what a request did (bytes
-     * moved, a descriptor made) is never reported as -ECANCELED.
-     */
-    static final TaskWorkFunc COMPLETE = (req, cancel) ->
-            req.ring.poster.postAndFree(req, req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
 
     final int id = IDS.incrementAndGet();
     final int sqEntries;
@@ -49,13 +37,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final boolean submitAll;
     final TaskWorkKind kind;
 
-    private final Sqe[] sqes;
-    private final int sqMask;
-    /** The thread holding the submission side ({@link #claimSubmission}) only. */
-    private int sqHead;
-    private int sqTail;
-    /** The submission side's thread of a shared ring, or of a SINGLE_ISSUER ring before its owner. */
-    private final SideClaim sq;
+    /** The SQ ring and the submit loop (io_submit_sqes); the submitting thread only. */
+    private final SubmissionQueue sq;
 
     final CompletionQueue cq;
     final RequestPool pool;
@@ -139,12 +122,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         this.submitAll = (p.flags() & Setup.SUBMIT_ALL) != 0;
         this.legacyAsync = p.legacyAsync();
         this.kind = p.kind();
-        this.sqes = new Sqe[sqEntries];
-        for (int i = 0; i < sqEntries; i++) {
-            sqes[i] = API.newSqe();
-        }
-        this.sqMask = sqEntries - 1;
-        this.sq = new SideClaim(id, "submission", "it has SQEs it has not submitted, or is submitting");
         this.cq = new CompletionQueue(p.cqEntries());
         this.pool = new RequestPool(this, sqEntries);
         this.legacyMsgRing = p.legacyMsgRing();
@@ -162,6 +139,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
         this.reader = new CompletionReader(this, p.waitSpinNanos());
         this.cqWait = new CqWait();
+        this.sq = new SubmissionQueue(this, ApiAccess.get());   // after every part its loop calls
     }
 
     public int id() {
@@ -312,8 +290,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     /**
      * The calling thread takes the submission side for {@code call}: a SINGLE_ISSUER ring's
-     * owner has it for good (others: EEXIST); otherwise it is {@link #sq}'s (EBUSY while
-     * another thread holds it), kept from the first getSqe to the end of the submit.
+     * owner has it for good (others: EEXIST); otherwise the SQ's claim (EBUSY while another
+     * thread holds it), kept from the first getSqe to the end of the submit.
      */
     private void claimSubmission(String call) {
         if (closed != 0) {
@@ -328,34 +306,29 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 throw notOwner(o);
             }
         }
-        sq.claim(call);
+        sq.claim.claim(call);
     }
 
     /** End of a submit: a shared ring's submission side is free for any thread again. */
     private void releaseSubmission() {
         if (!singleIssuer) {
-            sq.release();
+            sq.claim.release();
         }
     }
 
     public Sqe getSqe() {
         claimSubmission("getSqe");
-        int tail = sqTail;
-        if (tail - sqHead == sqEntries) {
-            return null;
-        }
-        sqTail = tail + 1;
-        return sqes[tail & sqMask].reset();
+        return sq.next();
     }
 
     public int sqReady() {
         checkOpen();
-        return sqTail - sqHead;
+        return sq.ready();
     }
 
     public int sqSpaceLeft() {
         checkOpen();
-        return sqEntries - (sqTail - sqHead);
+        return sqEntries - sq.ready();
     }
 
     public int submit() {
@@ -366,7 +339,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 if (tc.hasPendingWork()) {
                     tc.runTaskWork(false);
                 }
-                int n = submitSqes(tc);
+                int n = sq.submitSqes(tc);
                 if (tc.takeSelfQueued()) {
                     tc.runTaskWork(false);   // what this submit queued for its task, as io_uring_enter's way out
                 }
@@ -388,13 +361,13 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
                 if (tc.hasPendingWork()) {
                     tc.runTaskWork(false);
                 }
-                int n = submitSqes(tc);
+                int n = sq.submitSqes(tc);
                 if (waitNr > 0) {
-                    sq.blocking(true);   // not handed over while it waits (SideClaim)
+                    sq.claim.blocking(true);   // not handed over while it waits (SideClaim)
                     try {
                         reader.waiter.waitFor(tc, waitNr, 0L, true);
                     } finally {
-                        sq.blocking(false);
+                        sq.claim.blocking(false);
                     }
                 }
                 return n;
@@ -404,49 +377,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         } finally {
             releaseSubmission();
         }
-    }
-
-    private int submitSqes(TaskContext tc) {
-        int head = sqHead;
-        int tail = sqTail;
-        if (head == tail) {
-            return 0;
-        }
-        int n = 0;
-        lockRing();
-        try {
-            if (cq.hasOverflow()) {
-                poster.flushOverflow();
-            }
-            timeouts.beginBatch();
-            for (;;) {
-                try {
-                    while (head != tail) {
-                        Sqe sqe = sqes[head & sqMask];
-                        head++;
-                        n++;
-                        if (!issuer.submitOne(sqe, tc) && !submitAll) {
-                            break;
-                        }
-                    }
-                    break;
-                } catch (Throwable t) {
-                    // An op's prep threw: that SQE fails as an invalid one (ThrownOp), off the hot loop.
-                    sqHead = head - 1;   // if t is rethrown: the SQEs before it stay submitted
-                    if (!PrepFailure.submitThrew(this, t, sqes[(head - 1) & sqMask], tc) && !submitAll) {
-                        break;
-                    }
-                }
-            }
-            sqHead = head;
-            links.endSubmit();
-            timeouts.endBatch();
-            directRw.flush();
-            poster.flush();
-        } finally {
-            unlockRing();
-        }
-        return n;
     }
 
     // =============================================================== ops' entry points (posting right)
@@ -459,13 +389,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** The ring's O_DIRECT reads and writes: ops submit them here. */
     public DirectRw directRw() {
         return directRw;
-    }
-
-    /** Posting right: every armed request of this ring is asked to end (close()). */
-    void cancelAllArmed() {
-        polls.cancelAll();
-        timeouts.cancelAll();
-        drain.cancelAll();
     }
 
     @Override
@@ -488,32 +411,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         cqWait.wakeAll();
     }
 
-    // =============================================================== completion (reader side)
-
-    /** Any thread may look at the CQ (it is shared memory in Linux). */
-    public int cqReady() {
-        return reader.cqReady();
-    }
-
-    public Cqe peekCqe() {
-        return reader.peekCqe();
-    }
-
-    public Cqe waitCqe() {
-        return reader.waitCqe();
-    }
-
-    /** Waits up to {@code nanos}; null on timeout. */
-    public Cqe waitCqe(long nanos) {
-        return reader.waitCqe(nanos);
-    }
-
-    public void cqeSeen(Cqe cqe) {
-        reader.cqeSeen(cqe);
-    }
-
-    public int forEachCqe(CqeHandler handler) {
-        return reader.forEachCqe(handler);
+    /** The CQ's reading side (peek, wait, seen, for-each); IoUring calls it directly. */
+    public CompletionReader reader() {
+        return reader;
     }
 
     // =============================================================== close

@@ -49,13 +49,20 @@ final class RingExit {
         return Thread.interrupted();
     }
 
+    /** Posting right: every armed request of the ring is asked to end. */
+    private static void cancelAllArmed(RingContext ring) {
+        ring.polls.cancelAll();
+        ring.timeouts.cancelAll();
+        ring.drain.cancelAll();
+    }
+
     /** Runs whatever task work holds this ring's requests, borrowing the owners' tokens. */
     private static void drain(RingContext ring) {
         if (ring.singleIssuer) {
             TaskContext oc = ring.ownerContext();
             if (oc != null) {
                 oc.withToken(() -> {
-                    ring.cancelAllArmed();
+                    cancelAllArmed(ring);
                     oc.runTaskWork(false);
                     if (ring.local != null) {
                         oc.runList(ring.local.list, false);
@@ -65,7 +72,7 @@ final class RingExit {
         } else {
             ring.lockRing();
             try {
-                ring.cancelAllArmed();
+                cancelAllArmed(ring);
             } finally {
                 ring.unlockRing();
             }

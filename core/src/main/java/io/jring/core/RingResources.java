@@ -29,7 +29,7 @@ public final class RingResources {
         } else {
             req.res = req.ring.resources().files.installOwned(req.fileIndex, req.res);
         }
-        RingContext.COMPLETE.run(req, cancel);
+        CompletionPoster.COMPLETE.run(req, cancel);
     };
 
     final FileTable files = new FileTable();

@@ -214,7 +214,7 @@ public final class Timeouts {
             if (timers.cancel(r)) {   // else it fired: its task work posts -ETIME
                 CQ_TIMEOUTS.getAndAdd(this, 1);
                 remove(r);
-                ring.issuer.completeInTask(r, 0, 0, RingContext.COMPLETE, false, false);
+                ring.issuer.completeInTask(r, 0, 0, CompletionPoster.COMPLETE, false, false);
             }
             r = next;
         }
@@ -285,7 +285,7 @@ public final class Timeouts {
      * removed it comes first (checked on 6.18 with liburing).
      */
     private void completeCancelled(Request r) {
-        ring.issuer.completeInTask(r, -Errno.ECANCELED, 0, RingContext.COMPLETE, false, false);
+        ring.issuer.completeInTask(r, -Errno.ECANCELED, 0, CompletionPoster.COMPLETE, false, false);
     }
 
     /** Task work: a timer expired (the timer thread counted it in {@link #cqTimeouts}). */
