@@ -17,7 +17,7 @@ import java.util.Arrays;
  * A thread's readiness waiter (Linux's poll wait queues plus the task's sleep): one epoll
  * instance per {@link io.jring.tw.TaskContext} holding the fds its requests armed, and an
  * eventfd that other threads write to wake it. A waiting owner with armed sources blocks in
- * {@link #waitAndDispatch} instead of parking (DESIGN.md section 4).
+ * {@link #sleep} instead of parking (DESIGN.md section 4).
  *
  * <p>Threads: everything but {@link #wake()} runs in the owning task, holding its run token
  * (the owner, or a helper that borrowed it), so the source table is plain: successive
