@@ -15,15 +15,17 @@ public final class Cqe {
 
     Cqe() {}
 
+    /** {@return the user data of the SQE this CQE completes (for MSG_RING's target: the message's data)} */
     public long userData() {
         return userData;
     }
 
-    /** The result: >= 0 on success, or {@code -errno}. */
+    /** {@return the result: >= 0 on success (bytes moved, a descriptor, a count), or {@code -errno}} */
     public int res() {
         return res;
     }
 
+    /** {@return the {@link CqeFlags} bits, with a selected buffer's id in the upper 16 bits} */
     public int flags() {
         return flags;
     }

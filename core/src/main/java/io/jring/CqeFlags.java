@@ -13,7 +13,12 @@ public final class CqeFlags {
     /** Shift of the buffer id inside the flags. */
     public static final int BUFFER_SHIFT = 16;
 
-    /** The buffer id carried by flags that have {@link #BUFFER}. */
+    /**
+     * The buffer id carried by flags that have {@link #BUFFER}.
+     *
+     * @param flags a CQE's flags
+     * @return the id of the provided buffer the request used
+     */
     public static int bufferId(int flags) {
         return flags >>> BUFFER_SHIFT;
     }

@@ -24,19 +24,35 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 public final class Fds {
     private Fds() {}
 
+    /** IPv4 address family. */
     public static final int AF_INET = 2;
+    /** IPv6 address family. */
     public static final int AF_INET6 = 10;
+    /** Stream socket type (TCP). */
     public static final int SOCK_STREAM = 1;
+    /** Datagram socket type (UDP). */
     public static final int SOCK_DGRAM = 2;
+    /** Socket type flag: non-blocking. */
     public static final int SOCK_NONBLOCK = 04000;
+    /** Socket type flag: close on exec. */
     public static final int SOCK_CLOEXEC = 02000000;
+    /** {@code prepShutdown}: no more receptions. */
     public static final int SHUT_RD = 0;
+    /** {@code prepShutdown}: no more transmissions. */
     public static final int SHUT_WR = 1;
+    /** {@code prepShutdown}: neither. */
     public static final int SHUT_RDWR = 2;
     /** As the dirfd of openat: relative paths start at the current directory. */
     public static final int AT_FDCWD = -100;
 
-    /** Opens {@code path} with {@link OpenFlags} and, with CREAT, permission bits {@code mode} (e.g. 0644). */
+    /**
+     * Opens a file, as open(2).
+     *
+     * @param path the file; a relative path resolves against the current directory, as in Java
+     * @param openFlags {@link OpenFlags} bits
+     * @param mode with {@link OpenFlags#CREAT}, the new file's permission bits (e.g. 0644), else ignored
+     * @return the new descriptor
+     */
     public static int open(Path path, int openFlags, int mode) {
         // Absolute, so a relative Path resolves against user.dir as everywhere else in Java.
         String name = path.toAbsolutePath().toString();
@@ -54,14 +70,14 @@ public final class Fds {
         return fds;
     }
 
-    /** A pipe: {@code [readEnd, writeEnd]}. */
+    /** {@return a new pipe: {@code [readEnd, writeEnd]}} */
     public static int[] pipe() {
         SysCallContext ctx = SysCallContext.current();
         check(FsCalls.pipe2(ctx, ctx.scratch(), FsCalls.O_CLOEXEC), () -> "cannot create a pipe");
         return notDirect(new int[] {ctx.scratchInt(0), ctx.scratchInt(1)});
     }
 
-    /** Two connected AF_UNIX stream sockets. */
+    /** {@return two connected AF_UNIX stream sockets} */
     public static int[] socketPair() {
         SysCallContext ctx = SysCallContext.current();
         check(SocketCalls.socketPair(ctx, SockAddrs.AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctx.scratch()),
@@ -73,6 +89,8 @@ public final class Fds {
      * Closes {@code fd}. EINTR is not an error: Linux has released the descriptor anyway.
      * An O_DIRECT file's direct I/O in flight through jring finishes first (see
      * {@link #fsync}).
+     *
+     * @param fd the descriptor
      */
     public static void close(int fd) {
         CallerCompletions.awaitDirectIdle(fd);
@@ -88,6 +106,9 @@ public final class Fds {
      * opened, its direct I/O in flight finishes first (the kernel's inode_dio_wait). If the
      * calling thread owns a ring with {@code callerCompletion(true)}, its pending completions
      * run while it waits, so a write whose completion waits for this thread cannot block it.
+     *
+     * @param fd the file
+     * @param dataOnly true: fdatasync (data and the metadata needed to read it), false: fsync
      */
     public static void fsync(int fd, boolean dataOnly) {
         CallerCompletions.awaitDirectIdle(fd);
@@ -95,7 +116,12 @@ public final class Fds {
         check(dataOnly ? FsCalls.fdatasync(ctx, fd) : FsCalls.fsync(ctx, fd), () -> "cannot fsync fd " + fd);
     }
 
-    /** ftruncate(2) of {@code fd} to {@code length} bytes, after its direct I/O in flight, as {@link #fsync}. */
+    /**
+     * ftruncate(2) of {@code fd} to {@code length} bytes, after its direct I/O in flight, as {@link #fsync}.
+     *
+     * @param fd the file, open for writing
+     * @param length the new size in bytes
+     */
     public static void truncate(int fd, long length) {
         CallerCompletions.awaitDirectIdle(fd);
         check(FsCalls.ftruncate(SysCallContext.current(), fd, length),
@@ -105,6 +131,10 @@ public final class Fds {
     /**
      * Writes all of {@code data}, retrying short writes; returns {@code data.length}, or fewer
      * bytes if a non-blocking fd fills up after some were written (EAGAIN before any is an error).
+     *
+     * @param fd the descriptor
+     * @param data the bytes to write
+     * @return how many bytes were written
      */
     public static int write(int fd, byte[] data) {
         SysCallContext ctx = SysCallContext.current();
@@ -126,7 +156,13 @@ public final class Fds {
         }
     }
 
-    /** Reads at most {@code dst.length} bytes, blocking until some arrive; 0 at end of file. */
+    /**
+     * Reads at most {@code dst.length} bytes, blocking until some arrive.
+     *
+     * @param fd the descriptor
+     * @param dst where the bytes go, from index 0
+     * @return how many bytes were read; 0 at end of file
+     */
     public static int read(int fd, byte[] dst) {
         SysCallContext ctx = SysCallContext.current();
         try (Arena arena = Arena.ofConfined()) {
@@ -144,6 +180,10 @@ public final class Fds {
     /**
      * A TCP socket listening on {@code address} (IPv4 or IPv6; port 0 picks a free port, see
      * {@link #localAddress}), with SO_REUSEADDR.
+     *
+     * @param address a resolved address to bind to
+     * @param backlog the listen(2) backlog
+     * @return the listening socket
      */
     public static int listenTcp(InetSocketAddress address, int backlog) {
         checkResolved(address);
@@ -163,7 +203,12 @@ public final class Fds {
         }
     }
 
-    /** The address {@code fd} is bound to (after {@link #listenTcp} on port 0: the port chosen). */
+    /**
+     * The address a socket is bound to (after {@link #listenTcp} on port 0: the port chosen).
+     *
+     * @param fd an IPv4 or IPv6 socket
+     * @return its local address
+     */
     public static InetSocketAddress localAddress(int fd) {
         SysCallContext ctx = SysCallContext.current();
         int len = check(SocketCalls.getsockname(ctx, fd), () -> "cannot get the local address of fd " + fd);
@@ -175,7 +220,12 @@ public final class Fds {
         return address;
     }
 
-    /** A TCP socket connected to {@code address}; blocks until the connection is established or refused. */
+    /**
+     * A TCP socket connected to {@code address}; blocks until the connection is established or refused.
+     *
+     * @param address a resolved address
+     * @return the connected socket
+     */
     public static int connectTcp(InetSocketAddress address) {
         checkResolved(address);
         SysCallContext ctx = SysCallContext.current();

@@ -61,22 +61,30 @@ public final class IoUring implements AutoCloseable {
         this.ctx = ctx;
     }
 
-    /** A ring with {@code entries} SQEs and default settings. */
+    /**
+     * A ring with {@code entries} SQEs and default settings.
+     *
+     * @param entries the SQ size, as {@link Builder#entries}
+     * @return the new ring
+     */
     public static IoUring open(int entries) {
         return builder().entries(entries).build();
     }
 
+    /** {@return a builder with the defaults: 64 entries, no flags, the MPSC task-work list} */
     public static Builder builder() {
         return new Builder();
     }
 
     // ---- setup facts
 
+    /** {@return the SQ size after rounding} */
     public int sqEntries() {
         ctx.checkOpen();
         return ctx.sqEntries();
     }
 
+    /** {@return the CQ size after rounding} */
     public int cqEntries() {
         ctx.checkOpen();
         return ctx.cqEntries();
@@ -84,42 +92,59 @@ public final class IoUring implements AutoCloseable {
 
     // ---- submission
 
-    /** The next free SQE with all fields reset, or null when the SQ is full. */
+    /** {@return the next free SQE with all fields reset, or null when the SQ is full} */
     public Sqe getSqe() {
         return ctx.getSqe();
     }
 
-    /** Submits prepared SQEs; returns how many were consumed. */
+    /**
+     * Submits the prepared SQEs. Without {@link Setup#SUBMIT_ALL} submission stops after the
+     * first SQE that fails before it is issued (it is consumed and completes with -errno).
+     *
+     * @return how many SQEs were consumed
+     */
     public int submit() {
         return ctx.submit();
     }
 
-    /** Submits, then blocks until at least {@code waitNr} CQEs are ready. */
+    /**
+     * Submits, then blocks until at least {@code waitNr} CQEs are ready.
+     *
+     * @param waitNr how many CQEs to wait for (0: do not wait)
+     * @return how many SQEs were consumed
+     */
     public int submitAndWait(int waitNr) {
         return ctx.submitAndWait(waitNr);
     }
 
+    /** {@return how many SQEs are prepared and not yet submitted} */
     public int sqReady() {
         return ctx.sqReady();
     }
 
+    /** {@return how many more SQEs {@link #getSqe} can hand out before a submit} */
     public int sqSpaceLeft() {
         return ctx.sqSpaceLeft();
     }
 
     // ---- completion
 
-    /** A ready CQE or null; runs pending task work first if none is ready. */
+    /** {@return a ready CQE, or null; runs pending task work first if none is ready} */
     public Cqe peekCqe() {
         return ctx.reader().peekCqe();
     }
 
-    /** Blocks until a CQE is ready. */
+    /** {@return the first ready CQE, once there is one (blocks)} */
     public Cqe waitCqe() {
         return ctx.reader().waitCqe();
     }
 
-    /** Waits up to {@code timeout}; null if no CQE became ready. */
+    /**
+     * Waits up to {@code timeout} for a CQE.
+     *
+     * @param timeout how long to wait at most
+     * @return the first ready CQE, or null if none became ready in time
+     */
     public Cqe waitCqe(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         long nanos;
@@ -131,24 +156,40 @@ public final class IoUring implements AutoCloseable {
         return ctx.reader().waitCqe(nanos);
     }
 
-    /** Consumes one CQE (advances the CQ head). */
+    /**
+     * Consumes one CQE (advances the CQ head); its slot may then be reused.
+     *
+     * @param cqe the CQE {@link #peekCqe} or {@link #waitCqe} returned
+     */
     public void cqeSeen(Cqe cqe) {
         ctx.reader().cqeSeen(cqe);
     }
 
-    /** Consumes every ready CQE, calling {@code handler} for each; returns how many. */
+    /**
+     * Consumes every ready CQE, calling {@code handler} for each in CQ order.
+     *
+     * @param handler what to do with each CQE
+     * @return how many CQEs were consumed
+     */
     public int forEachCqe(CqeHandler handler) {
         Objects.requireNonNull(handler, "handler");
         return ctx.reader().forEachCqe(handler);
     }
 
+    /** {@return how many CQEs are ready to be consumed} */
     public int cqReady() {
         return ctx.reader().cqReady();
     }
 
     // ---- registration
 
-    /** Registers fixed files (-1 = empty slot); EBUSY if some are registered already. */
+    /**
+     * Registers the fixed-file table: SQEs with {@link SqeFlags#FIXED_FILE} name a slot.
+     * Each descriptor is duplicated, so closing the original leaves the slot usable.
+     *
+     * @param fds one descriptor per slot; -1 leaves a slot empty
+     * @throws IoUringException EBUSY if files are registered already
+     */
     public void registerFiles(int[] fds) {
         ctx.registration().registerFiles(fds);
     }
@@ -158,20 +199,38 @@ public final class IoUring implements AutoCloseable {
      * (IORING_REGISTER_FILES_SKIP) leaves it as it is. As Linux, a bad descriptor stops the
      * update: the slots before it keep their update and its own slot is left empty; only when
      * it is the first entry does this throw (EBADF). An empty {@code fds} is EINVAL.
+     *
+     * @param offset the first slot to replace
+     * @param fds the new descriptors, -1 or -2
      */
     public void updateFiles(int offset, int[] fds) {
         ctx.registration().updateFiles(offset, fds);
     }
 
+    /**
+     * Drops the fixed-file table; a slot's duplicate closes when the last request using it completes.
+     *
+     * @throws IoUringException ENXIO if no files are registered
+     */
     public void unregisterFiles() {
         ctx.registration().unregisterFiles();
     }
 
-    /** Registers buffers for READ_FIXED/WRITE_FIXED (native segments that outlive their use). */
+    /**
+     * Registers buffers for READ_FIXED and WRITE_FIXED.
+     *
+     * @param bufs native segments (from an {@code Arena}) that stay alive while registered;
+     *             Linux's limits apply (none empty, none over 1 GiB)
+     */
     public void registerBuffers(MemorySegment[] bufs) {
         ctx.registration().registerBuffers(bufs);
     }
 
+    /**
+     * Drops the registered buffers.
+     *
+     * @throws IoUringException ENXIO if no buffers are registered
+     */
     public void unregisterBuffers() {
         ctx.registration().unregisterBuffers();
     }
@@ -180,6 +239,10 @@ public final class IoUring implements AutoCloseable {
      * Sets io-wq's max workers (bounded, unbound; 0 = unchanged); returns the previous pair.
      * As Linux, the limits io-wq gets are capped at the process's soft RLIMIT_NPROC, read on
      * each call: a value set earlier is capped again if the limit was lowered since.
+     *
+     * @param bounded the most workers for bounded work (files), or 0 to keep the limit
+     * @param unbound the most workers for unbound work (sockets, pipes), or 0 to keep the limit
+     * @return the previous limits, {@code [bounded, unbound]}
      */
     public int[] registerIoWqMaxWorkers(int bounded, int unbound) {
         return ctx.registration().registerIoWqMaxWorkers(bounded, unbound);
@@ -212,31 +275,59 @@ public final class IoUring implements AutoCloseable {
 
         Builder() {}
 
-        /** SQ size; rounded up to a power of two; max 32768 (or clamped with {@link Setup#CLAMP}). */
+        /**
+         * The SQ size.
+         *
+         * @param entries rounded up to a power of two; at most {@link IoUring#MAX_ENTRIES} (or
+         *                clamped to it with {@link Setup#CLAMP})
+         * @return this builder
+         */
         public Builder entries(int entries) {
             this.entries = entries;
             return this;
         }
 
-        /** CQ size; default 2 * entries; rounded up; must be >= entries (0 or negative: EINVAL). */
+        /**
+         * The CQ size (Linux's IORING_SETUP_CQSIZE); default 2 * entries.
+         *
+         * @param cqEntries rounded up to a power of two; at least the SQ size, at most
+         *                  {@link IoUring#MAX_CQ_ENTRIES} (0 or negative: EINVAL)
+         * @return this builder
+         */
         public Builder cqEntries(int cqEntries) {
             this.cqEntries = cqEntries;
             this.cqSizeGiven = true;
             return this;
         }
 
-        /** {@link Setup} flags. */
+        /**
+         * The setup flags.
+         *
+         * @param flags {@link Setup} bits; unknown bits are EINVAL at {@link #build}
+         * @return this builder
+         */
         public Builder flags(int flags) {
             this.flags = flags;
             return this;
         }
 
+        /**
+         * The task-work list strategy of this ring (default {@link TaskWorkKind#MPSC}).
+         *
+         * @param kind the strategy
+         * @return this builder
+         */
         public Builder taskWorkList(TaskWorkKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
             return this;
         }
 
-        /** With {@link Setup#ATTACH_WQ}: share this ring's io-wq. */
+        /**
+         * With {@link Setup#ATTACH_WQ}: the ring whose io-wq this ring shares.
+         *
+         * @param other an open ring
+         * @return this builder
+         */
         public Builder attachWq(IoUring other) {
             this.attachWq = other;
             return this;
@@ -247,6 +338,9 @@ public final class IoUring implements AutoCloseable {
          * blocks in the call until it completes (Linux before 5.x's "async hybrid"), so the
          * seed 003 comparison can be reproduced. Default false: the worker tries once without
          * blocking and, on EAGAIN, arms poll and is free again.
+         *
+         * @param legacy true for the blocking worker
+         * @return this builder
          */
         public Builder legacyAsync(boolean legacy) {
             this.legacyAsync = legacy;
@@ -258,6 +352,9 @@ public final class IoUring implements AutoCloseable {
          * itself under this ring's completion lock and wakes this ring's waiter each time
          * (so every poster, the owner included, takes that lock). Default false: the message
          * is remote task work on this ring's owner. For reproducing the seed's comparison.
+         *
+         * @param legacy true for the sender-posts path
+         * @return this builder
          */
         public Builder legacyMsgRing(boolean legacy) {
             this.legacyMsgRing = legacy;
@@ -271,6 +368,9 @@ public final class IoUring implements AutoCloseable {
          * Linux's workqueue punt). A thread that then waits for the file's in-flight direct
          * I/O ({@code Fds.close}, {@code Fds.fsync}, {@code Fds.truncate}) runs its own
          * pending completions first, so it never waits for itself.
+         *
+         * @param enabled true to complete in the issuing thread
+         * @return this builder
          */
         public Builder callerCompletion(boolean enabled) {
             this.callerCompletion = enabled;
@@ -285,6 +385,9 @@ public final class IoUring implements AutoCloseable {
          * two context switches (lower latency at queue depth 1, more IOPS at low depths) at
          * the cost of CPU time while the device works. Default 50 us; {@link Duration#ZERO}:
          * always sleep at once. Negative or longer than 1 s: EINVAL.
+         *
+         * @param limit the longest spin
+         * @return this builder
          */
         public Builder waitSpin(Duration limit) {
             Objects.requireNonNull(limit, "limit");
@@ -295,6 +398,13 @@ public final class IoUring implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Creates the ring.
+         *
+         * @return the new ring
+         * @throws IoUringException EINVAL for bad sizes or flags (DEFER_TASKRUN without
+         *         SINGLE_ISSUER, ATTACH_WQ without a ring), EBADFD if the ring to attach to is closed
+         */
         public IoUring build() {
             if ((flags & ~Setup.VALID) != 0) {
                 throw new IoUringException(Errno.EINVAL, "unknown setup flags 0x"

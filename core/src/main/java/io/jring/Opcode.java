@@ -4,30 +4,55 @@ package io.jring;
 public final class Opcode {
     private Opcode() {}
 
+    /** No operation: completes with 0 ({@code prepNop}). */
     public static final int NOP = 0;
+    /** Vectored read ({@code prepReadv}). */
     public static final int READV = 1;
+    /** Vectored write ({@code prepWritev}). */
     public static final int WRITEV = 2;
+    /** fsync or fdatasync of a file ({@code prepFsync}). */
     public static final int FSYNC = 3;
+    /** Read into a registered buffer ({@code prepReadFixed}). */
     public static final int READ_FIXED = 4;
+    /** Write from a registered buffer ({@code prepWriteFixed}). */
     public static final int WRITE_FIXED = 5;
+    /** Wait for readiness of a file, one-shot or multishot ({@code prepPollAdd}, {@code prepPollMultishot}). */
     public static final int POLL_ADD = 6;
+    /** Remove a POLL_ADD by its user data ({@code prepPollRemove}). */
     public static final int POLL_REMOVE = 7;
+    /** A timeout, relative or absolute, optionally completed by a count of CQEs ({@code prepTimeout}). */
     public static final int TIMEOUT = 11;
+    /** Remove or update a TIMEOUT ({@code prepTimeoutRemove}, {@code prepTimeoutUpdate}). */
     public static final int TIMEOUT_REMOVE = 12;
+    /** Accept a connection, one-shot or multishot ({@code prepAccept}, {@code prepMultishotAccept}). */
     public static final int ACCEPT = 13;
+    /** Cancel requests by user data or descriptor ({@code prepCancel}, {@code prepCancelFd}). */
     public static final int ASYNC_CANCEL = 14;
+    /** A timeout for the request linked before it ({@code prepLinkTimeout}). */
     public static final int LINK_TIMEOUT = 15;
+    /** Connect a socket ({@code prepConnect}). */
     public static final int CONNECT = 16;
+    /** Open a file, into a descriptor or a fixed-file slot ({@code prepOpenat}). */
     public static final int OPENAT = 18;
+    /** Close a descriptor or a fixed-file slot ({@code prepClose}). */
     public static final int CLOSE = 19;
+    /** Read into one buffer ({@code prepRead}). */
     public static final int READ = 22;
+    /** Write from one buffer ({@code prepWrite}). */
     public static final int WRITE = 23;
+    /** Send on a socket ({@code prepSend}). */
     public static final int SEND = 26;
+    /** Receive from a socket ({@code prepRecv}). */
     public static final int RECV = 27;
+    /** Give buffers to a provided-buffer group ({@code prepProvideBuffers}). */
     public static final int PROVIDE_BUFFERS = 31;
+    /** Take buffers back from a provided-buffer group ({@code prepRemoveBuffers}). */
     public static final int REMOVE_BUFFERS = 32;
+    /** Shut down part of a full-duplex connection ({@code prepShutdown}). */
     public static final int SHUTDOWN = 34;
+    /** Post a CQE to another ring, or move a fixed file to it ({@code prepMsgRing}, {@code prepMsgRingFd}). */
     public static final int MSG_RING = 40;
+    /** Create a socket ({@code prepSocket}). */
     public static final int SOCKET = 45;
 
     /** One past the highest opcode number Linux defines today; higher numbers are invalid. */
@@ -97,7 +122,13 @@ public final class Opcode {
         NAMES[58] = "RECV_ZC";
     }
 
-    /** The Linux name of an opcode ("READ", "NOP", ...), or "OP_n" for an unknown number. */
+    /**
+     * The Linux name of an opcode.
+     *
+     * @param opcode an opcode number
+     * @return its name without the {@code IORING_OP_} prefix ("READ", "NOP", ...), or "OP_n" for
+     *         a number Linux does not define
+     */
     public static String name(int opcode) {
         if (opcode >= 0 && opcode < LAST && NAMES[opcode] != null) {
             return NAMES[opcode];

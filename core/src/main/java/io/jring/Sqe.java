@@ -50,7 +50,12 @@ public final class Sqe {
 
     Sqe() {}
 
-    /** Resets every field to zero (what liburing's io_uring_prep_rw does first). */
+    /**
+     * Resets every field to zero (what liburing's io_uring_prep_rw does first); each {@code prep*}
+     * method calls it.
+     *
+     * @return this SQE
+     */
     public Sqe reset() {
         if (!dirty) {
             return this;
@@ -100,6 +105,11 @@ public final class Sqe {
 
     // ---- preparation, one method per operation (liburing's io_uring_prep_*) ----
 
+    /**
+     * NOP: completes with 0 (liburing's io_uring_prep_nop).
+     *
+     * @return this SQE
+     */
     public Sqe prepNop() {
         reset();
         dirty = true;
@@ -107,44 +117,114 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * READ: reads up to {@code buf.byteSize()} bytes. The CQE's result is the count read, 0 at end
+     * of file. With {@link SqeFlags#BUFFER_SELECT} pass a null {@code buf}: the buffer comes from
+     * the group of {@link #bufferGroup}.
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param buf a native segment that stays alive until the CQE, or null with BUFFER_SELECT
+     * @param offset the file offset, or -1 for the file's current position (pipes and sockets ignore it)
+     * @return this SQE
+     */
     public Sqe prepRead(int fd, MemorySegment buf, long offset) {
         return rw(Opcode.READ, fd, buf, lengthOf(buf), offset);
     }
 
+    /**
+     * WRITE: writes {@code buf.byteSize()} bytes. The CQE's result is the count written.
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param buf a native segment that stays alive until the CQE; {@code len} is its size
+     * @param offset the file offset, or -1 for the file's current position (pipes and sockets ignore it)
+     * @return this SQE
+     */
     public Sqe prepWrite(int fd, MemorySegment buf, long offset) {
         return rw(Opcode.WRITE, fd, buf, lengthOf(buf), offset);
     }
 
+    /**
+     * READV: reads into the buffers in turn (readv(2)'s iovec).
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param bufs native segments that stay alive until the CQE
+     * @param offset the file offset, or -1 for the file's current position (pipes and sockets ignore it)
+     * @return this SQE
+     */
     public Sqe prepReadv(int fd, MemorySegment[] bufs, long offset) {
         rw(Opcode.READV, fd, null, bufs == null ? 0 : bufs.length, offset);
         arg = bufs;
         return this;
     }
 
+    /**
+     * WRITEV: writes the buffers in turn (writev(2)'s iovec).
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param bufs native segments that stay alive until the CQE
+     * @param offset the file offset, or -1 for the file's current position (pipes and sockets ignore it)
+     * @return this SQE
+     */
     public Sqe prepWritev(int fd, MemorySegment[] bufs, long offset) {
         rw(Opcode.WRITEV, fd, null, bufs == null ? 0 : bufs.length, offset);
         arg = bufs;
         return this;
     }
 
+    /**
+     * READ_FIXED: READ into (part of) a registered buffer.
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param buf a slice of registered buffer {@code bufIndex}
+     * @param offset the file offset, or -1 for the file's current position (pipes and sockets ignore it)
+     * @param bufIndex the buffer's index in {@link IoUring#registerBuffers}
+     * @return this SQE
+     */
     public Sqe prepReadFixed(int fd, MemorySegment buf, long offset, int bufIndex) {
         rw(Opcode.READ_FIXED, fd, buf, lengthOf(buf), offset);
         this.bufIndex = bufIndex;
         return this;
     }
 
+    /**
+     * WRITE_FIXED: WRITE from (part of) a registered buffer.
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param buf a slice of registered buffer {@code bufIndex}
+     * @param offset the file offset, or -1 for the file's current position (pipes and sockets ignore it)
+     * @param bufIndex the buffer's index in {@link IoUring#registerBuffers}
+     * @return this SQE
+     */
     public Sqe prepWriteFixed(int fd, MemorySegment buf, long offset, int bufIndex) {
         rw(Opcode.WRITE_FIXED, fd, buf, lengthOf(buf), offset);
         this.bufIndex = bufIndex;
         return this;
     }
 
+    /**
+     * FSYNC: fsync(2) of the file, after its direct I/O in flight through jring.
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param fsyncFlags 0, or {@link Fsync#DATASYNC} for fdatasync(2)
+     * @return this SQE
+     */
     public Sqe prepFsync(int fd, int fsyncFlags) {
         rw(Opcode.FSYNC, fd, null, 0, 0);
         opFlags = fsyncFlags;
         return this;
     }
 
+    /**
+     * OPENAT: opens a file; the CQE's result is the new descriptor. With {@link #fileIndex} set to
+     * a slot + 1 (or {@link #FILE_INDEX_ALLOC}) the file goes into the fixed-file table instead
+     * and the result is 0 (the slot, for ALLOC), as liburing's io_uring_prep_openat_direct.
+     *
+     * @param dirfd {@link Fds#AT_FDCWD} or a directory descriptor that a relative path starts from
+     * @param path the file
+     * @param openFlags {@link OpenFlags} bits
+     * @param mode with {@link OpenFlags#CREAT}, the new file's permission bits
+     * @return this SQE
+     */
     public Sqe prepOpenat(int dirfd, String path, int openFlags, int mode) {
         rw(Opcode.OPENAT, dirfd, null, mode, 0);
         opFlags = openFlags;
@@ -152,29 +232,65 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * CLOSE: closes a descriptor (with {@link #fileIndex} set to a slot + 1 and fd 0: that fixed-file
+     * slot, as liburing's io_uring_prep_close_direct).
+     *
+     * @param fd the descriptor
+     * @return this SQE
+     */
     public Sqe prepClose(int fd) {
         return rw(Opcode.CLOSE, fd, null, 0, 0);
     }
 
+    /**
+     * POLL_ADD, one-shot: completes once the file is ready; the result is the ready {@link Poll} mask.
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param pollMask {@link Poll} bits to wait for (ERR, HUP, NVAL and RDHUP are always reported)
+     * @return this SQE
+     */
     public Sqe prepPollAdd(int fd, int pollMask) {
         rw(Opcode.POLL_ADD, fd, null, 0, 0);
         opFlags = pollMask;
         return this;
     }
 
+    /**
+     * POLL_ADD, multishot: a CQE with {@link CqeFlags#MORE} for each readiness, until removed or
+     * cancelled (the last CQE has no MORE).
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param pollMask {@link Poll} bits to wait for
+     * @return this SQE
+     */
     public Sqe prepPollMultishot(int fd, int pollMask) {
         prepPollAdd(fd, pollMask);
         len = POLL_ADD_MULTI;
         return this;
     }
 
+    /**
+     * POLL_REMOVE: removes the POLL_ADD with that user data (it completes -ECANCELED; this SQE 0,
+     * or -ENOENT if none is armed).
+     *
+     * @param targetUserData the POLL_ADD's user data
+     * @return this SQE
+     */
     public Sqe prepPollRemove(long targetUserData) {
         rw(Opcode.POLL_REMOVE, -1, null, 0, 0);
         addr2 = targetUserData;
         return this;
     }
 
-    /** A timeout of {@code nanos} (relative, or absolute CLOCK_MONOTONIC with {@link Timeout#ABS}). */
+    /**
+     * TIMEOUT: completes -ETIME when the time comes, or 0 once {@code count} other CQEs were posted.
+     *
+     * @param nanos relative nanoseconds, or an absolute time with {@link Timeout#ABS}
+     * @param count the CQEs that complete it early; 0: only the time counts
+     * @param timeoutFlags {@link Timeout} bits
+     * @return this SQE
+     */
     public Sqe prepTimeout(long nanos, int count, int timeoutFlags) {
         rw(Opcode.TIMEOUT, -1, null, 1, count);
         opFlags = timeoutFlags;
@@ -182,6 +298,13 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * TIMEOUT_REMOVE: removes the TIMEOUT with that user data (it completes -ECANCELED; this SQE 0,
+     * or -ENOENT if none is pending).
+     *
+     * @param targetUserData the TIMEOUT's user data
+     * @return this SQE
+     */
     public Sqe prepTimeoutRemove(long targetUserData) {
         rw(Opcode.TIMEOUT_REMOVE, -1, null, 0, 0);
         addr2 = targetUserData;
@@ -193,6 +316,11 @@ public final class Sqe {
      * the TIMEOUT with {@code targetUserData} (with {@code Timeout.LINK_TIMEOUT_UPDATE}: the
      * armed LINK_TIMEOUT) now expires after {@code nanos} (absolute with {@code Timeout.ABS}).
      * {@code Timeout.UPDATE} is always added, as liburing does.
+     *
+     * @param targetUserData the user data of the TIMEOUT or LINK_TIMEOUT
+     * @param nanos its new expiry
+     * @param timeoutFlags {@link Timeout} bits
+     * @return this SQE
      */
     public Sqe prepTimeoutUpdate(long targetUserData, long nanos, int timeoutFlags) {
         rw(Opcode.TIMEOUT_REMOVE, -1, null, 0, 0);
@@ -202,6 +330,15 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * LINK_TIMEOUT: bounds the SQE linked just before it (with {@link SqeFlags#IO_LINK}): on expiry
+     * that SQE is cancelled and this one completes -ETIME; if that SQE finishes first, this one
+     * completes -ECANCELED.
+     *
+     * @param nanos relative nanoseconds, or an absolute time with {@link Timeout#ABS}
+     * @param timeoutFlags {@link Timeout} bits
+     * @return this SQE
+     */
     public Sqe prepLinkTimeout(long nanos, int timeoutFlags) {
         rw(Opcode.LINK_TIMEOUT, -1, null, 1, 0);
         opFlags = timeoutFlags;
@@ -209,6 +346,15 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * ASYNC_CANCEL by user data: the target completes -ECANCELED; this SQE 0 (with {@link Cancel#ALL}
+     * or {@link Cancel#ANY}: the count), -ENOENT if nothing matched, -EALREADY if the target is
+     * running and cannot be stopped.
+     *
+     * @param targetUserData the user data to match
+     * @param cancelFlags {@link Cancel} bits
+     * @return this SQE
+     */
     public Sqe prepCancel(long targetUserData, int cancelFlags) {
         rw(Opcode.ASYNC_CANCEL, -1, null, 0, 0);
         addr2 = targetUserData;
@@ -216,51 +362,124 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * ASYNC_CANCEL of the requests on a descriptor ({@link Cancel#FD} is added).
+     *
+     * @param fd the descriptor, or with {@link Cancel#FD_FIXED} a fixed-file slot
+     * @param cancelFlags {@link Cancel} bits
+     * @return this SQE
+     */
     public Sqe prepCancelFd(int fd, int cancelFlags) {
         rw(Opcode.ASYNC_CANCEL, fd, null, 0, 0);
         opFlags = cancelFlags | Cancel.FD;
         return this;
     }
 
+    /**
+     * SOCKET: creates a socket; the CQE's result is its descriptor.
+     *
+     * @param domain {@link Fds#AF_INET} or {@link Fds#AF_INET6} (and the other Linux families)
+     * @param type {@link Fds#SOCK_STREAM} or {@link Fds#SOCK_DGRAM}, with SOCK_NONBLOCK or SOCK_CLOEXEC
+     * @param protocol 0 for the type's default
+     * @return this SQE
+     */
     public Sqe prepSocket(int domain, int type, int protocol) {
         rw(Opcode.SOCKET, domain, null, protocol, type);
         return this;
     }
 
+    /**
+     * ACCEPT: one connection; the CQE's result is its descriptor.
+     *
+     * @param listenFd a listening socket, or with {@link SqeFlags#FIXED_FILE} its slot
+     * @param flags accept4(2) flags ({@link Fds#SOCK_NONBLOCK}, {@link Fds#SOCK_CLOEXEC})
+     * @return this SQE
+     */
     public Sqe prepAccept(int listenFd, int flags) {
         rw(Opcode.ACCEPT, listenFd, null, 0, 0);
         opFlags = flags;
         return this;
     }
 
+    /**
+     * ACCEPT, multishot: a CQE with {@link CqeFlags#MORE} for each connection, until cancelled or
+     * an error ends it (the last CQE has no MORE).
+     *
+     * @param listenFd a listening socket, or with {@link SqeFlags#FIXED_FILE} its slot
+     * @param flags accept4(2) flags
+     * @return this SQE
+     */
     public Sqe prepMultishotAccept(int listenFd, int flags) {
         prepAccept(listenFd, flags);
         ioprio = ACCEPT_MULTISHOT;
         return this;
     }
 
+    /**
+     * CONNECT: connects a socket; the result is 0 or -errno (-ECONNREFUSED, ...).
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param address a resolved IPv4 or IPv6 address
+     * @return this SQE
+     */
     public Sqe prepConnect(int fd, InetSocketAddress address) {
         rw(Opcode.CONNECT, fd, null, 0, 0);
         arg = address;
         return this;
     }
 
+    /**
+     * RECV: receives up to {@code buf.byteSize()} bytes; the result is the count, 0 when the peer
+     * has closed. With {@link SqeFlags#BUFFER_SELECT} pass a null {@code buf} (see {@link #bufferGroup}).
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param buf a native segment that stays alive until the CQE, or null with BUFFER_SELECT
+     * @param msgFlags recv(2) flags (e.g. MSG_WAITALL 0x100, MSG_DONTWAIT 0x40)
+     * @return this SQE
+     */
     public Sqe prepRecv(int fd, MemorySegment buf, int msgFlags) {
         rw(Opcode.RECV, fd, buf, lengthOf(buf), 0);
         opFlags = msgFlags;
         return this;
     }
 
+    /**
+     * SEND: sends {@code buf.byteSize()} bytes; the result is the count sent (never SIGPIPE: a
+     * closed peer gives -EPIPE).
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param buf a native segment that stays alive until the CQE; {@code len} is its size
+     * @param msgFlags send(2) flags
+     * @return this SQE
+     */
     public Sqe prepSend(int fd, MemorySegment buf, int msgFlags) {
         rw(Opcode.SEND, fd, buf, lengthOf(buf), 0);
         opFlags = msgFlags;
         return this;
     }
 
+    /**
+     * SHUTDOWN: shutdown(2) of a socket.
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param how {@link Fds#SHUT_RD}, {@link Fds#SHUT_WR} or {@link Fds#SHUT_RDWR}
+     * @return this SQE
+     */
     public Sqe prepShutdown(int fd, int how) {
         return rw(Opcode.SHUTDOWN, fd, null, how, 0);
     }
 
+    /**
+     * MSG_RING: posts a CQE to {@code target} with {@code res = len} and {@code userData = data};
+     * this SQE's own CQE is 0 or -errno (-EBADFD: the target is closed). The target may be
+     * owned by another thread.
+     *
+     * @param target the ring that gets the CQE (may be this ring)
+     * @param len the target CQE's result
+     * @param data the target CQE's user data
+     * @param msgFlags {@link MsgRing} flags
+     * @return this SQE
+     */
     public Sqe prepMsgRing(IoUring target, int len, long data, int msgFlags) {
         rw(Opcode.MSG_RING, -1, null, len, data);
         opFlags = msgFlags;
@@ -269,6 +488,16 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * MSG_RING with {@link MsgRing#FLAGS_PASS}: the target CQE carries {@code cqeFlags}.
+     *
+     * @param target the ring that gets the CQE
+     * @param len the target CQE's result
+     * @param data the target CQE's user data
+     * @param msgFlags {@link MsgRing} flags (FLAGS_PASS is added)
+     * @param cqeFlags the target CQE's flags
+     * @return this SQE
+     */
     public Sqe prepMsgRingCqeFlags(IoUring target, int len, long data, int msgFlags, int cqeFlags) {
         prepMsgRing(target, len, data, msgFlags | MsgRing.FLAGS_PASS);
         fileIndex = cqeFlags;
@@ -276,9 +505,17 @@ public final class Sqe {
     }
 
     /**
-     * SEND_FD: moves this ring's fixed file {@code srcFixedIndex} into the target's fixed slot
+     * MSG_RING SEND_FD: moves this ring's fixed file {@code srcFixedIndex} into the target's fixed slot
      * {@code dstFixedIndex} (both 0-based; the SQE's file index is the slot + 1, as liburing's
-     * io_uring_prep_msg_ring_fd writes it).
+     * io_uring_prep_msg_ring_fd writes it). The target gets a CQE with {@code userData = data}
+     * unless {@link MsgRing#CQE_SKIP}; this SQE completes when the file is installed, with the install's result.
+     *
+     * @param target another ring, with a registered file table
+     * @param srcFixedIndex the slot in this ring's table
+     * @param dstFixedIndex the slot in the target's table
+     * @param data the target CQE's user data
+     * @param msgFlags {@link MsgRing} flags
+     * @return this SQE
      */
     public Sqe prepMsgRingFd(IoUring target, int srcFixedIndex, int dstFixedIndex, long data, int msgFlags) {
         rw(Opcode.MSG_RING, -1, null, 0, data);
@@ -290,19 +527,46 @@ public final class Sqe {
         return this;
     }
 
-    /** SEND_FD into any free slot of the target's table ({@link #FILE_INDEX_ALLOC}): both CQEs carry the slot. */
+    /**
+     * SEND_FD into any free slot of the target's table ({@link #FILE_INDEX_ALLOC}): both CQEs carry
+     * the slot.
+     *
+     * @param target another ring, with a registered file table
+     * @param srcFixedIndex the slot in this ring's table
+     * @param data the target CQE's user data
+     * @param msgFlags {@link MsgRing} flags
+     * @return this SQE
+     */
     public Sqe prepMsgRingFdAlloc(IoUring target, int srcFixedIndex, long data, int msgFlags) {
         prepMsgRingFd(target, srcFixedIndex, 0, data, msgFlags);
         fileIndex = FILE_INDEX_ALLOC;
         return this;
     }
 
+    /**
+     * PROVIDE_BUFFERS: gives {@code count} buffers of {@code bufLen} bytes, cut from {@code region},
+     * to group {@code groupId}, with ids from {@code firstBid}.
+     *
+     * @param region a native segment of at least {@code bufLen * count} bytes that stays alive while the buffers are in use
+     * @param bufLen each buffer's length
+     * @param count how many buffers
+     * @param groupId the group
+     * @param firstBid the first buffer's id
+     * @return this SQE
+     */
     public Sqe prepProvideBuffers(MemorySegment region, int bufLen, int count, int groupId, int firstBid) {
         rw(Opcode.PROVIDE_BUFFERS, count, region, bufLen, firstBid);
         bufGroup = groupId;
         return this;
     }
 
+    /**
+     * REMOVE_BUFFERS: takes up to {@code count} buffers back from a group; the result is how many.
+     *
+     * @param count how many at most
+     * @param groupId the group
+     * @return this SQE
+     */
     public Sqe prepRemoveBuffers(int count, int groupId) {
         rw(Opcode.REMOVE_BUFFERS, count, null, 0, 0);
         bufGroup = groupId;
@@ -311,18 +575,36 @@ public final class Sqe {
 
     // ---- chaining setters ----
 
+    /**
+     * Sets the user data the CQE carries back.
+     *
+     * @param userData any value
+     * @return this SQE
+     */
     public Sqe userData(long userData) {
         dirty = true;
         this.userData = userData;
         return this;
     }
 
+    /**
+     * Sets the SQE flags.
+     *
+     * @param flags {@link SqeFlags} bits
+     * @return this SQE
+     */
     public Sqe flags(int flags) {
         dirty = true;
         this.flags = flags;
         return this;
     }
 
+    /**
+     * Sets the I/O priority field (for ACCEPT and SEND/RECV, their op flags, as Linux).
+     *
+     * @param ioprio the raw {@code ioprio} value
+     * @return this SQE
+     */
     public Sqe ioprio(int ioprio) {
         dirty = true;
         wide = true;
@@ -330,7 +612,12 @@ public final class Sqe {
         return this;
     }
 
-    /** The provided-buffer group to select from (with {@link SqeFlags#BUFFER_SELECT}). */
+    /**
+     * The provided-buffer group to select from (with {@link SqeFlags#BUFFER_SELECT}).
+     *
+     * @param groupId the group of {@link #prepProvideBuffers}
+     * @return this SQE
+     */
     public Sqe bufferGroup(int groupId) {
         dirty = true;
         wide = true;
@@ -340,18 +627,36 @@ public final class Sqe {
 
     // ---- raw setters for every field ----
 
+    /**
+     * Raw setter of {@code opcode}.
+     *
+     * @param opcode an {@link Opcode} number
+     * @return this SQE
+     */
     public Sqe opcode(int opcode) {
         dirty = true;
         this.opcode = opcode;
         return this;
     }
 
+    /**
+     * Raw setter of {@code fd}.
+     *
+     * @param fd a descriptor or fixed-file slot
+     * @return this SQE
+     */
     public Sqe fd(int fd) {
         dirty = true;
         this.fd = fd;
         return this;
     }
 
+    /**
+     * Raw setter of {@code off} (file offset; the count of a TIMEOUT, the data of a MSG_RING).
+     *
+     * @param off the value
+     * @return this SQE
+     */
     public Sqe off(long off) {
         dirty = true;
         wide = true;
@@ -359,6 +664,12 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * Raw setter of {@code addr} (the buffer).
+     *
+     * @param addr a native segment, or null
+     * @return this SQE
+     */
     public Sqe addr(MemorySegment addr) {
         dirty = true;
         wide = true;
@@ -366,6 +677,12 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * Raw setter of {@code len} (buffer length, vector count, mode, ...).
+     *
+     * @param len the value
+     * @return this SQE
+     */
     public Sqe len(int len) {
         dirty = true;
         wide = true;
@@ -373,6 +690,12 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * Raw setter of the op-specific flags word ({@code rw_flags}, {@code msg_flags}, {@code timeout_flags}, ...).
+     *
+     * @param opFlags the value
+     * @return this SQE
+     */
     public Sqe opFlags(int opFlags) {
         dirty = true;
         wide = true;
@@ -380,6 +703,12 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * Raw setter of {@code buf_index} (the registered buffer of READ_FIXED/WRITE_FIXED).
+     *
+     * @param bufIndex the value
+     * @return this SQE
+     */
     public Sqe bufIndex(int bufIndex) {
         dirty = true;
         wide = true;
@@ -387,6 +716,12 @@ public final class Sqe {
         return this;
     }
 
+    /**
+     * Raw setter of {@code file_index} (a fixed-file slot + 1, or {@link #FILE_INDEX_ALLOC}).
+     *
+     * @param fileIndex the value
+     * @return this SQE
+     */
     public Sqe fileIndex(int fileIndex) {
         dirty = true;
         wide = true;
@@ -394,7 +729,12 @@ public final class Sqe {
         return this;
     }
 
-    /** Raw {@code addr2} (target user data, timeout nanos, MSG_RING command). */
+    /**
+     * Raw setter of {@code addr2} (target user data, timeout nanos, MSG_RING command).
+     *
+     * @param addr2 the value
+     * @return this SQE
+     */
     public Sqe addr2(long addr2) {
         dirty = true;
         wide = true;
@@ -402,7 +742,12 @@ public final class Sqe {
         return this;
     }
 
-    /** Raw {@code addr3} (MSG_RING source file index). */
+    /**
+     * Raw setter of {@code addr3} (MSG_RING source file index, a timeout update's nanos).
+     *
+     * @param addr3 the value
+     * @return this SQE
+     */
     public Sqe addr3(long addr3) {
         dirty = true;
         wide = true;
@@ -410,7 +755,14 @@ public final class Sqe {
         return this;
     }
 
-    /** Out-of-line argument: iovec array, path, socket address or target ring. */
+    /**
+     * Raw setter of the out-of-line argument, what Linux reaches through {@code addr}: the
+     * {@code MemorySegment[]} of READV/WRITEV, the {@code String} path of OPENAT, the
+     * {@code InetSocketAddress} of CONNECT, the target {@link IoUring} of MSG_RING.
+     *
+     * @param arg the value
+     * @return this SQE
+     */
     public Sqe arg(Object arg) {
         dirty = true;
         wide = true;
@@ -420,62 +772,77 @@ public final class Sqe {
 
     // ---- getters (the engine reads the slot through these) ----
 
+    /** {@return the opcode} */
     public int opcode() {
         return opcode;
     }
 
+    /** {@return the SQE flags} */
     public int flags() {
         return flags;
     }
 
+    /** {@return the ioprio field} */
     public int ioprio() {
         return ioprio;
     }
 
+    /** {@return the fd field} */
     public int fd() {
         return fd;
     }
 
+    /** {@return the off field} */
     public long off() {
         return off;
     }
 
+    /** {@return the buffer, or null} */
     public MemorySegment addr() {
         return addr;
     }
 
+    /** {@return the len field} */
     public int len() {
         return len;
     }
 
+    /** {@return the op-specific flags} */
     public int opFlags() {
         return opFlags;
     }
 
+    /** {@return the user data} */
     public long userData() {
         return userData;
     }
 
+    /** {@return the registered buffer index} */
     public int bufIndex() {
         return bufIndex;
     }
 
+    /** {@return the provided-buffer group} */
     public int bufGroup() {
         return bufGroup;
     }
 
+    /** {@return the file index field} */
     public int fileIndex() {
         return fileIndex;
     }
 
+    /** {@return the addr2 field} */
     public long addr2() {
         return addr2;
     }
 
+    /** {@return the addr3 field} */
     public long addr3() {
         return addr3;
     }
 
+    /** {@return the out-of-line argument, or null} */
     public Object arg() {
         return arg;
     }

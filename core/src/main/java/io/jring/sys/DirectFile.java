@@ -20,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
  * user's own descriptor keeps its flags, so writes made outside jring still sync.
  *
  * <p>Flush coalescing: a flush started after a write's completion was counted covers that
- * write. {@link #completionSeq()} numbers counted completions; a syncer reads the count
+ * write. {@link #completed()} numbers counted completions; a syncer reads the count
  * before it flushes and then raises {@link #syncedThrough} to it, so completions already
  * covered skip their own flush.
  *
