@@ -9,6 +9,10 @@ import io.jring.Sqe;
  * "SharedSecrets" pattern): the API stays small while the engine fills CQE slots and
  * finds the ring behind an {@link IoUring}. Installed once by {@code IoUring}'s static
  * initialiser; the field is final after that, so calls inline.
+ *
+ * <p>The one import cycle it makes (IoUring names ApiAccess to install itself, ApiAccess
+ * names IoUring in {@link #contextOf}) is the pattern's price: the alternative, public
+ * constructors for Sqe and Cqe and a public ring accessor, would put the engine in the API.
  */
 public interface ApiAccess {
 

@@ -7,6 +7,10 @@ import io.jring.core.Request;
  * How one opcode is prepared and issued (the kernel's {@code io_issue_def}). Stateless:
  * one instance per opcode in {@link OpTable}. Results follow the io_uring convention:
  * {@code >= 0} or {@code -errno}, plus the two markers below.
+ *
+ * <p>Request and OpDef name each other, as the kernel's io_kiocb and io_issue_def do: a
+ * request carries its op's row (one load on every issue, no table lookup) and the row's
+ * functions take the request. Splitting them would add an indirection on the hot path.
  */
 public abstract class OpDef {
     /** issue(): the op took ownership of the request (armed a poll, a timer...); no result yet. */
