@@ -58,7 +58,20 @@ public final class JringCommand implements Callable<Integer> {
 
     /** The configured command line: case-insensitive enum values (--flags=SINGLE, --kind=mpsc). */
     public static CommandLine commandLine() {
-        return new CommandLine(new JringCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine cl = new CommandLine(new JringCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+        shareVersion(cl);
+        return cl;
+    }
+
+    /** Every subcommand answers -V/--version as the top command does (picocli gives them none of their own). */
+    private static void shareVersion(CommandLine parent) {
+        for (CommandLine sub : parent.getSubcommands().values()) {
+            CommandSpec spec = sub.getCommandSpec();
+            if (spec.versionProvider() == null && spec.version().length == 0) {
+                spec.versionProvider(new Version());
+            }
+            shareVersion(sub);
+        }
     }
 
     public static void main(String[] args) {

@@ -39,6 +39,32 @@ class JringCommandTest {
         assertTrue(out.contains("Java " + Runtime.version().feature()), out);
     }
 
+    /** -V (and --version) answer the same in every subcommand, not only at the top. */
+    @Test
+    void versionWorksInEverySubcommand() {
+        java.util.List<String[]> paths = new java.util.ArrayList<>();
+        collect(JringCommand.commandLine(), new java.util.ArrayList<>(), paths);
+        assertTrue(paths.size() > 5, "subcommands found: " + paths.size());
+        for (String[] path : paths) {
+            String[] args = java.util.Arrays.copyOf(path, path.length + 1);
+            args[path.length] = "-V";
+            String out = run(args);
+            assertTrue(out.startsWith("0|jring "), String.join(" ", args) + " -> " + out);
+        }
+    }
+
+    private static void collect(CommandLine cl, java.util.List<String> prefix, java.util.List<String[]> into) {
+        for (var e : cl.getSubcommands().entrySet()) {
+            if (e.getValue().getCommand() instanceof CommandLine.HelpCommand) {
+                continue;
+            }
+            java.util.List<String> path = new java.util.ArrayList<>(prefix);
+            path.add(e.getKey());
+            into.add(path.toArray(String[]::new));
+            collect(e.getValue(), path, into);
+        }
+    }
+
     @Test
     void noCommandResolvesToFio() {
         CommandLine cl = JringCommand.commandLine();
