@@ -17,9 +17,44 @@ record CpuUsage(long userNanos, long systemNanos, long contextSwitches, long min
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    static CpuUsage ofCurrentThread() {
-        long cpu = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : 0L;
-        long user = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadUserTime() : 0L;
+    /**
+     * A snapshot taken right before a job's clock starts: the counters first, the CPU clocks
+     * last, so the CPU this snapshot itself spends reading /proc is not counted as the job's.
+     */
+    static CpuUsage atStart() {
+        long[] counters = counters();
+        long cpu = threadCpuNanos();
+        long user = threadUserNanos();
+        return new CpuUsage(user, Math.max(0, cpu - user), counters[0], counters[1], counters[2]);
+    }
+
+    /** A snapshot taken right after a job's clock stopped: the CPU clocks first, then the counters. */
+    static CpuUsage atEnd() {
+        long cpu = threadCpuNanos();
+        long user = threadUserNanos();
+        long[] counters = counters();
+        return new CpuUsage(user, Math.max(0, cpu - user), counters[0], counters[1], counters[2]);
+    }
+
+    /**
+     * fio's usr_cpu/sys_cpu: {@code cpuNanos} as a percentage of the job's total run time,
+     * 0 when the job ran for less than a millisecond (fio keeps total_run_time in msec and
+     * reports 0% for none), so a job that failed at once never shows more than all of a CPU.
+     */
+    static double percentOf(long cpuNanos, long runNanos) {
+        return runNanos < 1_000_000L ? 0.0 : cpuNanos * 100.0 / runNanos;
+    }
+
+    private static long threadCpuNanos() {
+        return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : 0L;
+    }
+
+    private static long threadUserNanos() {
+        return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadUserTime() : 0L;
+    }
+
+    /** Context switches, minor and major faults of the calling thread. */
+    private static long[] counters() {
         long ctx = 0;
         long minflt = 0;
         long majflt = 0;
@@ -37,7 +72,7 @@ record CpuUsage(long userNanos, long systemNanos, long contextSwitches, long min
         } catch (IOException | RuntimeException notLinux) {
             // informative only: zeros
         }
-        return new CpuUsage(user, Math.max(0, cpu - user), ctx, minflt, majflt);
+        return new long[] {ctx, minflt, majflt};
     }
 
     CpuUsage since(CpuUsage start) {

@@ -79,7 +79,7 @@ final class FioRun {
     }
 
     private static String reason(IOException e) {
-        return e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : String.valueOf(e.getMessage());
+        return ErrnoText.describe(e);
     }
 
     /** Runs every job on its own thread; returns when all have ended. */
@@ -205,7 +205,7 @@ final class FioRun {
             } catch (IoEngine.OpenFailure e) {
                 job.failEngine(e.errno(), e.getMessage());
             } catch (FileSystemException e) {
-                job.failEngine(ErrnoText.errnoOf(e.getReason()), "cannot open " + job.file + ": " + e.getReason());
+                job.failEngine(ErrnoText.errnoOf(e), "cannot open " + job.file + ": " + ErrnoText.describe(e));
             } catch (Throwable t) {
                 job.failEngine(Errno.EIO, "cannot set up " + job.spec.ioengine() + " on " + job.file + ": " + t);
             } finally {

@@ -69,7 +69,7 @@ public final class Job {
 
     /** Starts the clocks; called by the job's thread right before the engine's loop. */
     void begin() {
-        cpuAtStart = CpuUsage.ofCurrentThread();
+        cpuAtStart = CpuUsage.atStart();
         long now = System.nanoTime();
         startNanos = now;
         measureStartNanos = now + spec.rampNanos();
@@ -85,7 +85,7 @@ public final class Job {
         long now = System.nanoTime();
         stats.totalRunNanos = now - startNanos;
         stats.runtimeNanos = Math.max(0, lastCompletionNanos - measureStartNanos);
-        stats.cpu = CpuUsage.ofCurrentThread().since(cpuAtStart);
+        stats.cpu = CpuUsage.atEnd().since(cpuAtStart);
     }
 
     /** Asks the job to stop issuing; in-flight I/O is still reaped. Any thread. */

@@ -76,6 +76,10 @@ final class JringEngine implements IoEngine {
         fixedBufs = spec.fixedBufs();
         try {
             fd = Fds.open(job.file, EngineFiles.openFlags(spec), 0);
+        } catch (IoUringException e) {
+            throw new OpenFailure(e.errno(), "cannot open " + job.file, e);
+        }
+        try {
             ring = IoUring.builder().entries(depth).flags(Setup.SINGLE_ISSUER)
                     .waitSpin(Duration.ofNanos(spec.waitSpinNanos())).build();
             if (spec.direct() && depth > 1) {

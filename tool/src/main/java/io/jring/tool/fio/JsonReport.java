@@ -52,10 +52,9 @@ final class JsonReport {
         j.field("total_ios", ts.syncIos);
         lat(j, "lat_ns", ts.syncLat, true);
         j.endObject();
-        double run = Math.max(1, ts.totalRunNanos);
         j.field("job_runtime", ts.totalRunNanos / 1_000_000);
-        j.field("usr_cpu", ts.cpu.userNanos() * 100.0 / run);
-        j.field("sys_cpu", ts.cpu.systemNanos() * 100.0 / run);
+        j.field("usr_cpu", CpuUsage.percentOf(ts.cpu.userNanos(), ts.totalRunNanos));
+        j.field("sys_cpu", CpuUsage.percentOf(ts.cpu.systemNanos(), ts.totalRunNanos));
         j.field("ctx", ts.cpu.contextSwitches());
         j.field("majf", ts.cpu.majorFaults());
         j.field("minf", ts.cpu.minorFaults());

@@ -77,9 +77,8 @@ final class NormalReport {
             printLat(out, "sync", ts.syncLat.stat);
             printPercentiles(out, "sync", ts.syncLat);
         }
-        double run = Math.max(1, ts.totalRunNanos);
         out.printf(Locale.ROOT, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%d, majf=%d, minf=%d%n",
-                ts.cpu.userNanos() * 100.0 / run, ts.cpu.systemNanos() * 100.0 / run,
+                CpuUsage.percentOf(ts.cpu.userNanos(), ts.totalRunNanos), CpuUsage.percentOf(ts.cpu.systemNanos(), ts.totalRunNanos),
                 ts.cpu.contextSwitches(), ts.cpu.majorFaults(), ts.cpu.minorFaults());
         double[] d = dist(ts.depthMap, sum(ts.depthMap));
         out.printf(Locale.ROOT, "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, >=64=%3.1f%%%n",

@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -256,6 +258,28 @@ class FioCommandTest {
         Result r = run("--filename=" + notAFile, "--ioengine=psync", "--runtime=200ms");
         assertEquals(1, r.exit());
         assertTrue(r.err().contains("jring-fio: cannot lay out " + notAFile), r.err());
+    }
+
+    /** fio reports a job's CPU over its own run time in msec, 0% when it ran for none: never more than all of the CPU. */
+    @Test
+    void aJobThatFailsToOpenItsFileReportsNoCpuBeyondItsRunTime() throws IOException {
+        Path notAFile = Files.createDirectory(dir.resolve("d"));
+        long size = Files.size(notAFile);
+        Result r = run("--filename=" + notAFile, "--size=" + size, "--bs=" + size, "--rw=randwrite", "--ioengine=psync",
+                "--invalidate=1", "--runtime=200ms");
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("cannot open " + notAFile + ": Is a directory"), r.err());
+        Matcher cpu = Pattern.compile("cpu +: usr=([0-9.]+)%, sys=([0-9.]+)%").matcher(r.out());
+        assertTrue(cpu.find(), r.out());
+        assertTrue(Double.parseDouble(cpu.group(1)) + Double.parseDouble(cpu.group(2)) <= 100.0, r.out());
+    }
+
+    @Test
+    void aFileThatCannotBeLaidOutSaysWhy() {
+        Path missing = dir.resolve("no/such/dir/file");
+        Result r = run("--filename=" + missing, "--ioengine=psync", "--runtime=200ms");
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().contains("cannot lay out " + missing + ": No such file or directory"), r.err());
     }
 
     @Test
