@@ -132,13 +132,13 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
                     bs, direct ? "O_DIRECT" : "page cache (file read once first, --invalidate=0)", file,
                     Num2Str.of(sizeBytes, true, Num2Str.BYTE), rounds, rounds == 1 ? "" : "s", runtime, rampTime);
             out.flush();
-            if (JobFile.needsLayout(file, sizeBytes)) {
+            if (FileSetup.needsLayout(file, sizeBytes)) {
                 out.println("laying out " + file);
                 out.flush();
-                JobFile.layOut(file, sizeBytes);
+                FileSetup.layOutForReads(file, sizeBytes);
             }
             if (!direct) {
-                JobFile.warm(file, sizeBytes);
+                FileSetup.preRead(file, 0, sizeBytes);
             }
             Map<Contender, double[]> results = new LinkedHashMap<>();
             Map<Contender, double[]> p99s = new LinkedHashMap<>();

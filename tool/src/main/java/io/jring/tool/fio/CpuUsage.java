@@ -25,7 +25,7 @@ record CpuUsage(long userNanos, long systemNanos, long contextSwitches, long min
         long[] counters = counters();
         long cpu = threadCpuNanos();
         long user = threadUserNanos();
-        return new CpuUsage(user, Math.max(0, cpu - user), counters[0], counters[1], counters[2]);
+        return new CpuUsage(user, cpu - user, counters[0], counters[1], counters[2]);
     }
 
     /** A snapshot taken right after a job's clock stopped: the CPU clocks first, then the counters. */
@@ -33,7 +33,7 @@ record CpuUsage(long userNanos, long systemNanos, long contextSwitches, long min
         long cpu = threadCpuNanos();
         long user = threadUserNanos();
         long[] counters = counters();
-        return new CpuUsage(user, Math.max(0, cpu - user), counters[0], counters[1], counters[2]);
+        return new CpuUsage(user, cpu - user, counters[0], counters[1], counters[2]);
     }
 
     /**
@@ -75,8 +75,20 @@ record CpuUsage(long userNanos, long systemNanos, long contextSwitches, long min
         return new long[] {ctx, minflt, majflt};
     }
 
+    CpuUsage plus(CpuUsage o) {
+        return new CpuUsage(userNanos + o.userNanos, systemNanos + o.systemNanos, contextSwitches + o.contextSwitches,
+                minorFaults + o.minorFaults, majorFaults + o.majorFaults);
+    }
+
+    /**
+     * What happened since {@code start}. The thread's total CPU clock is exact, its user time
+     * counts in scheduler ticks: the user share is kept within the total, the system time is
+     * the rest, so neither is ever negative.
+     */
     CpuUsage since(CpuUsage start) {
-        return new CpuUsage(userNanos - start.userNanos, systemNanos - start.systemNanos,
-                contextSwitches - start.contextSwitches, minorFaults - start.minorFaults, majorFaults - start.majorFaults);
+        long cpu = Math.max(0, (userNanos + systemNanos) - (start.userNanos + start.systemNanos));
+        long user = Math.min(cpu, Math.max(0, userNanos - start.userNanos));
+        return new CpuUsage(user, cpu - user, contextSwitches - start.contextSwitches, minorFaults - start.minorFaults,
+                majorFaults - start.majorFaults);
     }
 }
