@@ -65,6 +65,30 @@ class JringCommandTest {
         }
     }
 
+    /**
+     * The bench commands' help is for users: each description starts with a complete sentence
+     * (the line the command list shows) and names no project internals (seed files, issue
+     * numbers, documents, source paths).
+     */
+    @Test
+    void benchHelpIsWrittenForUsers() {
+        CommandLine bench = JringCommand.commandLine().getSubcommands().get("bench");
+        java.util.List<CommandLine> commands = new java.util.ArrayList<>(bench.getSubcommands().values());
+        commands.add(bench);
+        for (CommandLine c : commands) {
+            if (c.getCommand() instanceof CommandLine.HelpCommand) {
+                continue;
+            }
+            String name = c.getCommandSpec().qualifiedName();
+            String[] description = c.getCommandSpec().usageMessage().description();
+            assertTrue(description.length > 0 && description[0].endsWith("."), name + ": " + String.join("|", description));
+            String help = c.getUsageMessage(CommandLine.Help.Ansi.OFF);
+            for (String internal : new String[] {"seed 0", "Seed 0", "issue ", "BENCHMARKS.md", "tool/anchors", "t/io_uring"}) {
+                assertTrue(!help.contains(internal), name + " help mentions '" + internal + "':\n" + help);
+            }
+        }
+    }
+
     @Test
     void noCommandResolvesToFio() {
         CommandLine cl = JringCommand.commandLine();
