@@ -60,7 +60,34 @@ public final class JringCommand implements Callable<Integer> {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new JringCommand()).setCaseInsensitiveEnumValuesAllowed(true);
         shareVersion(cl);
+        cl.setParameterExceptionHandler(JringCommand::oneLineError);
         return cl;
+    }
+
+    /**
+     * A usage error is one line on stderr, no usage dump: an unknown option with the nearest
+     * known one, anything else with where to find help.
+     */
+    static int oneLineError(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cmd = ex.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        String name = cmd.getCommandSpec().qualifiedName();
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()
+                && u.getUnmatched().getFirst().startsWith("-")) {
+            String typed = u.getUnmatched().getFirst();
+            int eq = typed.indexOf('=');
+            java.util.List<String> known = new java.util.ArrayList<>();
+            for (CommandLine.Model.OptionSpec o : cmd.getCommandSpec().options()) {
+                known.addAll(java.util.List.of(o.names()));
+            }
+            String nearest = OptionNames.nearest(typed, known);
+            err.println(name + ": unknown option '" + (eq < 0 ? typed : typed.substring(0, eq)) + "'"
+                    + (nearest == null ? "" : " (nearest: " + nearest + ")"));
+        } else {
+            err.println(name + ": " + ex.getMessage() + " (see '" + name + " --help')");
+        }
+        err.flush();
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
     }
 
     /** Every subcommand answers -V/--version as the top command does (picocli gives them none of their own). */

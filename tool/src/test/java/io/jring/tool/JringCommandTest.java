@@ -118,6 +118,14 @@ class JringCommandTest {
         assertTrue(out.contains("--bogus"), out);
     }
 
+    /** Any command: an unknown option is one line naming the nearest known one, no usage dump. */
+    @Test
+    void anUnknownOptionIsOneLineNamingTheNearest() {
+        assertEquals("2|jring bench nop: unknown option '--bach' (nearest: --batch)\n", run("bench", "nop", "--bach=8"));
+        assertEquals("2|jring bench nop: Invalid value for option '--batch': 'x' is not an int (see 'jring bench nop --help')\n",
+                run("bench", "nop", "--batch=x"));
+    }
+
     @Test
     void benchAloneShowsUsage() {
         String out = run("bench");
