@@ -39,9 +39,11 @@ import java.util.concurrent.TimeUnit;
                     + "256 MiB temp file) and says so in its first line."},
         footer = {"", "Examples:",
             "  jring fio",
-            "  jring fio --name=t --filename=/var/tmp/f --size=1g --rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --runtime=10",
-            "  jring fio --name=warm --filename=/var/tmp/f --size=256m --rw=randread --invalidate=0 --time_based --runtime=5",
-            "  jring fio job.fio --section=rand-read --output-format=json --output=result.json"})
+            "  jring fio --name=cold --filename=/var/tmp/f --size=1g --rw=randread \\",
+            "            --ioengine=io_uring --iodepth=32 --time_based --runtime=10",
+            "  jring fio --name=warm --filename=/var/tmp/f --size=256m --rw=randread \\",
+            "            --invalidate=0 --time_based --runtime=5",
+            "  jring fio job.fio --section=rand-read --output-format=json --output=r.json"})
 public final class FioCommand implements Callable<Integer> {
 
     @Option(names = "--output-format", defaultValue = "normal", paramLabel = "normal|json",

@@ -280,6 +280,27 @@ class FioCommandTest {
         assertTrue(r.err().contains("cannot lay out " + missing + ": No such file or directory"), r.err());
     }
 
+    /**
+     * With no job options the demo runs: the page cache, and its first line says so and which
+     * options that means; its temp file is removed afterwards. (256 MiB for 5 s: the demo as is.)
+     */
+    @Test
+    void theDemoSaysFirstWhatItMeasuresAndRemovesItsTempFile() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = JringCommand.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int exit = cl.execute("fio", "--jit_warmup=0", "--output-format=json", "--eta=never");
+        assertEquals(0, exit, err.toString());
+        assertEquals(FioJobs.demoLine(), err.toString().lines().findFirst().orElse(""), "JSON mode: the line goes to stderr");
+        Object json = JsonReader.parse(out.toString());
+        assertTrue(JsonReader.number(json, "jobs.0.read.iops") > 0);
+        assertEquals("0", JsonReader.at(json, "jobs.0.job options.invalidate"));
+        Path temp = Path.of(System.getProperty("java.io.tmpdir"), "jring-fio.jring." + ProcessHandle.current().pid() + ".0.0");
+        assertTrue(!Files.exists(temp), temp + " removed");
+    }
+
     @Test
     void badOptionValuesAreOneLineErrors() {
         Result r = run("--ioengine=libaio");
