@@ -21,13 +21,14 @@ import java.util.concurrent.Callable;
 /**
  * The {@code jring} command (run through {@code bin/jring}): io_uring-style benchmarks of
  * the engine, shaped after fio and t/io_uring (BENCHMARKS.md "The tool").
- * With no command it runs {@code fio} with its defaults (4k random reads, QD32, on a temp file).
+ * With no command it runs {@code fio} with no job options: its page-cache demo (4k random reads, QD32, on a temp file).
  */
 @Command(name = "jring", mixinStandardHelpOptions = true, versionProvider = JringCommand.Version.class,
         description = "jring: Linux io_uring's architecture in Java. Benchmarks and tools.",
         subcommands = {BenchCommand.class, FioCommand.class, CompareCommand.class, EchoServerCommand.class,
                 SoakCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "With no command, runs 'jring fio' with its defaults: 4k random reads at QD32 for 5 s on a 256 MiB temp file."})
+        footer = {"", "With no command, runs 'jring fio' with no job options: its page-cache demo, 4k random reads at iodepth 32 "
+                + "for 5 s on a page-cached 256 MiB temp file (its first line gives the equivalent options)."})
 public final class JringCommand implements Callable<Integer> {
 
     /** What runs when no command is given. */
