@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
  * {@code jring bench}: the micro benchmarks, one small class each (BENCHMARKS.md "The tool").
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Micro benchmarks of the engine; each prints a human summary or, with --output-format=json, JSON lines.",
+        description = "Micro benchmarks of the engine. Each prints a summary to read, or JSON lines with --output-format=json.",
         subcommands = {NopBench.class, TwaddBench.class, EchoBench.class, MsgRingBench.class, DiowriteBench.class,
                 HeavyTwBench.class, ColdStartBench.class})
 public final class BenchCommand implements Callable<Integer> {

@@ -169,8 +169,9 @@ public final class BenchOptions {
         public enum Mode { auto, off }
 
         @Option(names = "--anchor", paramLabel = "auto|off",
-                description = "Also measure the kernel doing the same (tool/anchors/, needs gcc and liburing) right "
-                        + "before jring's run, and give the ratio of the two (default ${DEFAULT-VALUE}).")
+                description = "Also measure the kernel's own io_uring doing the same right before jring's run, and print "
+                        + "the ratio of the two. It needs gcc and liburing; auto measures it when they are installed "
+                        + "(default ${DEFAULT-VALUE}).")
         Mode mode = Mode.auto;
 
         public Mode mode() {

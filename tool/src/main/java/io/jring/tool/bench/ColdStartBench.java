@@ -28,8 +28,10 @@ import java.util.regex.Pattern;
  */
 @Command(name = "coldstart", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Cold start: --rounds fresh JVMs each for a bare FFM downcall and for jring's first open and",
-            "first 50 ms TIMEOUT, alternated; medians and ranges (targets: open <= floor + 30 ms, TIMEOUT <= 60 ms)."})
+            "Start-up cost: how long a fresh JVM takes to make its first jring calls.",
+            "It starts --rounds fresh JVMs for each of a bare FFM downcall, jring's first ring open and a first "
+                    + "50 ms TIMEOUT, alternating, and prints medians and ranges against the targets: the open at most "
+                    + "30 ms above the bare downcall, the TIMEOUT done within 60 ms."})
 public final class ColdStartBench implements Callable<Integer> {
     private static final Pattern LINE = Pattern.compile("first_ms=([0-9.]+) timeout_ms=(-?[0-9.]+)");
 

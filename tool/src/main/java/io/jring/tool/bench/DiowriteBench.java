@@ -35,8 +35,9 @@ import java.util.concurrent.TimeUnit;
  */
 @Command(name = "diowrite", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "O_DIRECT|O_DSYNC 4k random writes per queue depth, the flush on a completion pool (off)",
-            "or in the issuing task (on, caller completion), alternating in one run (seed 002)."})
+            "Direct write throughput: O_DIRECT|O_DSYNC 4k random writes at each queue depth, with and without caller completion.",
+            "Each write needs a flush when it completes. It runs on a pool of completion threads (off) or in the "
+                    + "task that issued the write (on, caller completion); both are measured in one run, alternating."})
 public final class DiowriteBench implements Callable<Integer> {
 
     @Option(names = "--caller-completion", defaultValue = "both", paramLabel = "on|off|both",

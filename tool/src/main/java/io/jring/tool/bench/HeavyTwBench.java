@@ -45,17 +45,18 @@ import java.util.concurrent.TimeUnit;
  */
 @Command(name = "heavytw", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "O_DIRECT 4k randread at each depth while every completion queues a heavy task-work item",
-            "(--heavy-us of CPU) ahead of the next submission; IOPS, avg and p99 latency per depth and",
-            "strategy, strategies alternating, median of --rounds (seed 000)."})
+            "Task work under load: O_DIRECT 4k random reads while every completion also queues a heavy task-work item.",
+            "Each heavy item costs --heavy-us of CPU and runs ahead of the next submission. IOPS and the average and "
+                    + "p99 latency are reported per queue depth and task-work strategy; strategies alternate and the "
+                    + "median of --rounds is reported."})
 public final class HeavyTwBench implements Callable<Integer> {
 
     @Mixin
     BenchOptions.Kind kinds = BenchOptions.Kind.compared("PRIORITY,LOCKED");
 
     @Option(names = "--depth", defaultValue = "1..256", paramLabel = "N|N,M,..|N..M", converter = Depths.class,
-            description = "Queue depths: a list, or a range N..M of powers of two as the seed's table "
-                    + "(default ${DEFAULT-VALUE}: 1,2,4,..,256).")
+            description = "Queue depths: a list, or a range N..M of powers of two "
+                    + "(default ${DEFAULT-VALUE}: 1, 2, 4, ..., 256).")
     Counts depths;
 
     @Option(names = "--heavy-us", defaultValue = "20",
@@ -63,8 +64,8 @@ public final class HeavyTwBench implements Callable<Integer> {
     int heavyUs;
 
     @Option(names = "--heavy-ring", defaultValue = "same", paramLabel = "same|other",
-            description = "Ring the heavy work belongs to: the reading ring (as in the seed) or another ring of the "
-                    + "same thread, so that FIFO order switches ring between completions (default ${DEFAULT-VALUE}).")
+            description = "The ring the heavy work belongs to: the reading ring, or another ring of the same thread, "
+                    + "so that the work alternates between rings (default ${DEFAULT-VALUE}).")
     String heavyRing;
 
     @Mixin

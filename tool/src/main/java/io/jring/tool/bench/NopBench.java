@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
  */
 @Command(name = "nop", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Submit+reap NOP throughput: one thread prepares --batch NOPs, submits them and reaps every CQE,",
-            "over and over (t/io_uring -N). Kernel anchor: 10-11M ops/s in batches of 32 (BENCHMARKS.md)."})
+            "NOP throughput: how fast one thread submits and reaps requests that do nothing.",
+            "The thread prepares --batch NOPs, submits them and reaps every completion, over and over. With --anchor "
+                    + "the kernel's own io_uring is measured the same way first, and the ratio of the two is printed."})
 public final class NopBench implements Callable<Integer> {
 
     /** Kernel io_uring NOP rate on this machine class, mid-point of BENCHMARKS.md's 10-11M. */

@@ -28,8 +28,9 @@ import java.util.concurrent.TimeUnit;
  */
 @Command(name = "twadd", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Task-work add throughput: N producer threads add items to ONE owner, which runs them;",
-            "every strategy in one run, alternating, median of --rounds (seed 001)."})
+            "Task-work throughput: how fast producer threads hand work items to one owner thread.",
+            "N producer threads add items to one owner, which runs them. Every task-work list strategy is measured "
+                    + "in the same run, in alternating rounds, and the median of --rounds is reported."})
 public final class TwaddBench implements Callable<Integer> {
 
     /** At least this many items per producer in flight (the floor). */

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  */
 @Command(name = "echo", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Echo round trips: transactions/s and latency of an echo server under many connections (seed 003).",
+            "Echo server benchmark: transactions per second and latency under many connections.",
             "Each connection keeps one --size request in flight: send, read the echo back, check it, send again."
                     + " The client runs on Netty's epoll transport with one event-loop thread. Without --port,"
                     + " the server (--impl) runs in a child JVM started for the run."})
@@ -73,7 +73,7 @@ public final class EchoBench implements Callable<Integer> {
 
     @Option(names = "--think-us", paramLabel = "US", defaultValue = "0",
             description = "Pause of each connection between an echo and its next request, in microseconds "
-                    + "(default 0: send at once). Mostly idle connections are seed 003's regime.")
+                    + "(default 0: send at once). Long pauses give mostly idle connections, where async recvs cost the most.")
     long thinkMicros;
 
     /** How think times are drawn. */

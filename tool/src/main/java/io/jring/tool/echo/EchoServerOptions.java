@@ -27,7 +27,7 @@ public final class EchoServerOptions {
     boolean async;
 
     @Option(names = "--legacy-async",
-            description = "jring: ASYNC recvs the pre-hybrid way, the io-wq worker blocks in recv (implies --async; seed 003).")
+            description = "jring: ASYNC recvs the old way, before the async hybrid: the io-wq worker blocks in recv (implies --async).")
     boolean legacyAsync;
 
     @Option(names = "--max-unbound", defaultValue = "0", paramLabel = "N",

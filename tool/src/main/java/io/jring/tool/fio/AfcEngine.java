@@ -33,6 +33,7 @@ final class AfcEngine implements IoEngine {
         final ArrayBlockingQueue<Slot> done;
         int dir;
         long offset;
+        int len;
         long start;
         long issue;
         long end;
@@ -65,7 +66,7 @@ final class AfcEngine implements IoEngine {
         done = new ArrayBlockingQueue<>(depth);
         free = new Slot[depth];
         for (int i = 0; i < depth; i++) {
-            free[i] = new Slot(EngineFiles.byteBuffer(job.spec.bs(), 7L * job.number + i), done);
+            free[i] = new Slot(EngineFiles.byteBuffer(job.spec.maxBs(), 7L * job.number + i), done);
         }
         nfree = depth;
         // One unmeasured, unchecked read: starts the JDK's thread pool before the clock (see JringEngine.warmUp).
@@ -78,6 +79,15 @@ final class AfcEngine implements IoEngine {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted during setup", e);
         }
+        job.fileOpened(-1);
+    }
+
+    /** Between passes nothing is in flight: the channel can be closed and opened again. */
+    @Override
+    public void reopen(Job job) throws IOException {
+        EngineFiles.closeQuietly(channel);
+        channel = AsynchronousFileChannel.open(job.file, EngineFiles.openOptions(job.spec).toArray(OpenOption[]::new));
+        job.fileOpened(-1);
     }
 
     @Override
@@ -88,8 +98,12 @@ final class AfcEngine implements IoEngine {
         boolean issuing = job.keepIssuing(now);
         while (issuing || inflight > 0) {
             while (issuing && inflight < depth) {
-                int dir = job.nextDir();
                 long start = System.nanoTime();
+                if (!job.nextIo(start)) {
+                    issuing = false;
+                    break;
+                }
+                int dir = job.ioDir();
                 if (dir == Ddir.SYNC) {
                     long r = EngineFiles.errnoOf(() -> channel.force(true));
                     now = System.nanoTime();
@@ -97,9 +111,10 @@ final class AfcEngine implements IoEngine {
                 } else {
                     Slot s = free[--nfree];
                     s.dir = dir;
-                    s.offset = job.nextOffset(dir);
+                    s.offset = job.ioOffset();
+                    s.len = job.ioLength();
                     s.start = start;
-                    s.buf.clear();
+                    s.buf.clear().limit(s.len);
                     if (dir == Ddir.READ) {
                         channel.read(s.buf, s.offset, null, s);
                     } else {
@@ -145,7 +160,7 @@ final class AfcEngine implements IoEngine {
     private void account(Job job, Slot s) {
         inflight--;
         free[nfree++] = s;
-        job.complete(s.dir, s.res, job.spec.bs(), s.offset, s.start, s.issue, s.end, true);
+        job.complete(s.dir, s.res, s.len, s.offset, s.start, s.issue, s.end, true);
     }
 
     @Override

@@ -1,8 +1,11 @@
 package io.jring.tool.fio;
 
+import io.jring.tool.bench.BenchOptions;
 import io.jring.tool.report.Figures;
+import io.jring.tool.report.Rotation;
 import io.jring.tool.report.JsonReader;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -52,8 +55,8 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--ramp_time", paramLabel = "<seconds>", defaultValue = "1", description = "Unmeasured seconds before each run (default ${DEFAULT-VALUE}).")
     int rampTime;
 
-    @Option(names = "--rounds", paramLabel = "<n>", defaultValue = "3", description = "Alternating rounds; the table shows their median (default ${DEFAULT-VALUE}).")
-    int rounds;
+    @Mixin
+    BenchOptions.Rounds rounds = new BenchOptions.Rounds(3);
 
     @Option(names = "--direct", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0", converter = FioUnits.Bool.class,
             description = "1 = O_DIRECT (adds fio libaio; no page cache).")
@@ -93,8 +96,9 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        if (rounds < 1 || runtime < 1 || rampTime < 0) {
-            throw new ParameterException(spec.commandLine(), "--rounds and --runtime must be >= 1, --ramp_time >= 0");
+        BenchOptions.validate(spec);
+        if (runtime < 1 || rampTime < 0) {
+            throw new ParameterException(spec.commandLine(), "--runtime must be >= 1, --ramp_time >= 0");
         }
         for (String e : engines) {
             if (!IoEngine.NAMES.contains(e)) {
@@ -130,15 +134,15 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
         try {
             out.printf(Locale.ROOT, "jring compare: %s randread, %s, file %s (%s), %d round%s of %d s (+%d s ramp) per configuration%n",
                     bs, direct ? "O_DIRECT" : "page cache (file read once first, --invalidate=0)", file,
-                    Num2Str.of(sizeBytes, true, Num2Str.BYTE), rounds, rounds == 1 ? "" : "s", runtime, rampTime);
+                    Num2Str.of(sizeBytes, true, Num2Str.BYTE), rounds.value(), rounds.value() == 1 ? "" : "s", runtime, rampTime);
             out.flush();
-            if (JobFile.needsLayout(file, sizeBytes)) {
+            if (FileSetup.needsLayout(file, sizeBytes)) {
                 out.println("laying out " + file);
                 out.flush();
-                JobFile.layOut(file, sizeBytes);
+                FileSetup.layOutForReads(file, sizeBytes);
             }
             if (!direct) {
-                JobFile.warm(file, sizeBytes);
+                FileSetup.preRead(file, 0, sizeBytes);
             }
             Map<Contender, double[]> results = new LinkedHashMap<>();
             Map<Contender, double[]> p99s = new LinkedHashMap<>();
@@ -148,23 +152,20 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
                 p99s.put(c, nanRounds());
                 cpus.put(c, nanRounds());
             }
-            for (int r = 0; r < rounds; r++) {
-                // Rotate the order each round, so no configuration always runs first or after the same one.
-                for (int k = 0; k < contenders.size(); k++) {
-                    Contender c = contenders.get((k + r) % contenders.size());
-                    Sample s = runOnce(c, c.command(fio, file, plan), out);
-                    results.get(c)[r] = s.iops();
-                    p99s.get(c)[r] = s.p99Nanos();
-                    cpus.get(c)[r] = s.cpuPercent();
-                    if (!Double.isNaN(s.iops())) {
-                        out.printf(Locale.ROOT, "round %d/%d  QD%-3d %-18s %10s IOPS  p99 %s  job cpu %s%n", r + 1, rounds,
-                                c.depth(), c.label(), Figures.si(s.iops()), Double.isNaN(s.p99Nanos()) ? "-"
-                                        : String.format(Locale.ROOT, "%.0f us", s.p99Nanos() / 1000.0),
-                                Double.isNaN(s.cpuPercent()) ? "-" : String.format(Locale.ROOT, "%.0f%%", s.cpuPercent()));
-                    }
-                    out.flush();
+            // Each round starts one configuration later, so none always runs first or after the same one.
+            Rotation.run(rounds.value(), contenders, (r, k, c) -> {
+                Sample s = runOnce(c, c.command(fio, file, plan), out);
+                results.get(c)[r] = s.iops();
+                p99s.get(c)[r] = s.p99Nanos();
+                cpus.get(c)[r] = s.cpuPercent();
+                if (!Double.isNaN(s.iops())) {
+                    out.printf(Locale.ROOT, "round %d/%d  QD%-3d %-18s %10s IOPS  p99 %s  job cpu %s%n", r + 1, rounds.value(),
+                            c.depth(), c.label(), Figures.si(s.iops()), Double.isNaN(s.p99Nanos()) ? "-"
+                                    : String.format(Locale.ROOT, "%.0f us", s.p99Nanos() / 1000.0),
+                            Double.isNaN(s.cpuPercent()) ? "-" : String.format(Locale.ROOT, "%.0f%%", s.cpuPercent()));
                 }
-            }
+                out.flush();
+            });
             out.println();
             CompareTable.print(out, results, p99s, cpus, direct, iodepths);
             return 0;
@@ -208,7 +209,7 @@ public final class CompareCommand implements java.util.concurrent.Callable<Integ
     }
 
     private double[] nanRounds() {
-        double[] v = new double[rounds];
+        double[] v = new double[rounds.value()];
         Arrays.fill(v, Double.NaN);
         return v;
     }

@@ -1,5 +1,7 @@
 package io.jring.tool.fio;
 
+import io.jring.tool.report.ThreadCpu;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -17,9 +19,44 @@ record CpuUsage(long userNanos, long systemNanos, long contextSwitches, long min
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    static CpuUsage ofCurrentThread() {
-        long cpu = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : 0L;
-        long user = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadUserTime() : 0L;
+    /**
+     * A snapshot taken right before a job's clock starts: the counters first, the CPU clocks
+     * last, so the CPU this snapshot itself spends reading /proc is not counted as the job's.
+     */
+    static CpuUsage atStart() {
+        long[] counters = counters();
+        long cpu = threadCpuNanos();
+        long user = threadUserNanos();
+        return new CpuUsage(user, cpu - user, counters[0], counters[1], counters[2]);
+    }
+
+    /** A snapshot taken right after a job's clock stopped: the CPU clocks first, then the counters. */
+    static CpuUsage atEnd() {
+        long cpu = threadCpuNanos();
+        long user = threadUserNanos();
+        long[] counters = counters();
+        return new CpuUsage(user, cpu - user, counters[0], counters[1], counters[2]);
+    }
+
+    /**
+     * fio's usr_cpu/sys_cpu: {@code cpuNanos} as a percentage of the job's total run time,
+     * 0 when the job ran for less than a millisecond (fio keeps total_run_time in msec and
+     * reports 0% for none), so a job that failed at once never shows more than all of a CPU.
+     */
+    static double percentOf(long cpuNanos, long runNanos) {
+        return runNanos < 1_000_000L ? 0.0 : cpuNanos * 100.0 / runNanos;
+    }
+
+    private static long threadCpuNanos() {
+        return Math.max(ThreadCpu.ofCurrentThread(), 0L);
+    }
+
+    private static long threadUserNanos() {
+        return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadUserTime() : 0L;
+    }
+
+    /** Context switches, minor and major faults of the calling thread. */
+    private static long[] counters() {
         long ctx = 0;
         long minflt = 0;
         long majflt = 0;
@@ -37,11 +74,23 @@ record CpuUsage(long userNanos, long systemNanos, long contextSwitches, long min
         } catch (IOException | RuntimeException notLinux) {
             // informative only: zeros
         }
-        return new CpuUsage(user, Math.max(0, cpu - user), ctx, minflt, majflt);
+        return new long[] {ctx, minflt, majflt};
     }
 
+    CpuUsage plus(CpuUsage o) {
+        return new CpuUsage(userNanos + o.userNanos, systemNanos + o.systemNanos, contextSwitches + o.contextSwitches,
+                minorFaults + o.minorFaults, majorFaults + o.majorFaults);
+    }
+
+    /**
+     * What happened since {@code start}. The thread's total CPU clock is exact, its user time
+     * counts in scheduler ticks: the user share is kept within the total, the system time is
+     * the rest, so neither is ever negative.
+     */
     CpuUsage since(CpuUsage start) {
-        return new CpuUsage(userNanos - start.userNanos, systemNanos - start.systemNanos,
-                contextSwitches - start.contextSwitches, minorFaults - start.minorFaults, majorFaults - start.majorFaults);
+        long cpu = Math.max(0, (userNanos + systemNanos) - (start.userNanos + start.systemNanos));
+        long user = Math.min(cpu, Math.max(0, userNanos - start.userNanos));
+        return new CpuUsage(user, cpu - user, contextSwitches - start.contextSwitches, minorFaults - start.minorFaults,
+                majorFaults - start.majorFaults);
     }
 }

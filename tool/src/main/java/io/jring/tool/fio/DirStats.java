@@ -18,4 +18,16 @@ final class DirStats {
     final IoStat bw = new IoStat();
     /** IOPS samples, one per 500 ms (fio's iopsavgtime). */
     final IoStat iops = new IoStat();
+
+    /** Adds {@code o}, a job that ran beside this one (fio's sum_thread_stats for one direction). */
+    void add(DirStats o) {
+        ios += o.ios;
+        bytes += o.bytes;
+        shortIos += o.shortIos;
+        slat.add(o.slat);
+        clat.add(o.clat);
+        lat.add(o.lat);
+        bw.addRates(o.bw);
+        iops.addRates(o.iops);
+    }
 }

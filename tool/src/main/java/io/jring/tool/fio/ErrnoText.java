@@ -2,6 +2,14 @@ package io.jring.tool.fio;
 
 import io.jring.Errno;
 
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+
 /** strerror(3) for the errors a file benchmark meets, as fio prints them. */
 final class ErrnoText {
     private ErrnoText() {}
@@ -16,6 +24,8 @@ final class ErrnoText {
             case 11 -> "Resource temporarily unavailable";
             case 12 -> "Cannot allocate memory";
             case 13 -> "Permission denied";
+            case 17 -> "File exists";
+            case 20 -> "Not a directory";
             case 14 -> "Bad address";
             case 16 -> "Device or resource busy";
             case 21 -> "Is a directory";
@@ -29,6 +39,27 @@ final class ErrnoText {
             case 125 -> "Operation canceled";
             default -> Errno.name(errno);
         };
+    }
+
+    /**
+     * Why a JDK file call failed, as strerror(3) words it: the JDK names the path but keeps
+     * the reason in the exception type for the common errors (NoSuchFileException, ...).
+     */
+    static String describe(IOException e) {
+        return switch (e) {
+            case NoSuchFileException x -> of(Errno.ENOENT);
+            case AccessDeniedException x -> of(Errno.EACCES);
+            case FileAlreadyExistsException x -> of(Errno.EEXIST);
+            case NotDirectoryException x -> "Not a directory";
+            case DirectoryNotEmptyException x -> "Directory not empty";
+            case FileSystemException f when f.getReason() != null -> f.getReason();
+            default -> String.valueOf(e.getMessage());
+        };
+    }
+
+    /** The errno behind {@link #describe}'s text, EIO if unknown. */
+    static int errnoOf(IOException e) {
+        return errnoOf(describe(e));
     }
 
     /** The errno whose text is {@code reason} (as the JDK's FileSystemException gives it), or EIO. */

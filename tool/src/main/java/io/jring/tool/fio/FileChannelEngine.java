@@ -19,20 +19,27 @@ final class FileChannelEngine implements IoEngine {
     @Override
     public void open(Job job) throws IOException {
         channel = FileChannel.open(job.file, EngineFiles.openOptions(job.spec).toArray(OpenOption[]::new));
-        buf = EngineFiles.byteBuffer(job.spec.bs(), 13L * job.number + 1);
+        buf = EngineFiles.byteBuffer(job.spec.maxBs(), 13L * job.number + 1);
         try {
             channel.read(buf, 0);   // one unmeasured, unchecked read: first-use setup is not I/O (see JringEngine.warmUp)
         } catch (IOException firstReadFails) {
             // the job's first measured read reports it
         }
+        job.fileOpened(-1);
+    }
+
+    @Override
+    public void reopen(Job job) throws IOException {
+        EngineFiles.closeQuietly(channel);
+        channel = FileChannel.open(job.file, EngineFiles.openOptions(job.spec).toArray(OpenOption[]::new));
+        job.fileOpened(-1);
     }
 
     @Override
     public void run(Job job) {
-        int bs = job.spec.bs();
         long now = System.nanoTime();
-        while (job.keepIssuing(now)) {
-            int dir = job.nextDir();
+        while (job.nextIo(now)) {
+            int dir = job.ioDir();
             long start = System.nanoTime();
             if (dir == Ddir.SYNC) {
                 long r = EngineFiles.errnoOf(() -> channel.force(true));
@@ -40,8 +47,9 @@ final class FileChannelEngine implements IoEngine {
                 job.completeSync(r, start, now);
                 continue;
             }
-            long offset = job.nextOffset(dir);
-            buf.clear();
+            long offset = job.ioOffset();
+            int len = job.ioLength();
+            buf.clear().limit(len);
             long r;
             try {
                 r = dir == Ddir.READ ? channel.read(buf, offset) : channel.write(buf, offset);
@@ -52,7 +60,7 @@ final class FileChannelEngine implements IoEngine {
                 r = -Errno.EIO;
             }
             now = System.nanoTime();
-            job.completeInline(dir, r, bs, offset, start, now);
+            job.completeInline(dir, r, len, offset, start, now);
         }
     }
 

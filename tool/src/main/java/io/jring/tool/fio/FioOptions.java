@@ -1,193 +1,212 @@
 package io.jring.tool.fio;
 
-import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParseResult;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 
 /**
- * fio's job options, with fio's names, syntax ({@code --bs=4k}) and meanings. Defaults are
- * jring's: with none given, a 4k random read at depth 32 for 5 s on a 256 MiB page-cached
- * temp file, on the jring engine. Where they differ from fio's the description says so.
- * A picocli mixin; {@link #toSpec} validates and resolves it into a {@link JobSpec}.
+ * fio's job options, with fio's names, syntax ({@code --bs=4k} on the command line,
+ * {@code bs=4k} in a job file) and fio's defaults; where jring's differ the description says
+ * so. One instance holds one job's options: {@link #parse} reads them in order (defaults,
+ * then [global], then the job's section; a repeated option: the last one wins, as in fio)
+ * and {@link JobResolver} validates and resolves them into a {@link JobSpec}.
  */
 public final class FioOptions {
 
-    @Option(names = "--name", paramLabel = "<name>", defaultValue = "jring", description = "Job name (default ${DEFAULT-VALUE}).")
+    @Option(names = "--name", paramLabel = "<name>", description = "The job's name. On the command line it also starts a new job, as in fio.")
     String name;
 
-    @Option(names = "--filename", paramLabel = "<file>", description = "File to use; created and laid out if missing or smaller than --size, never removed. "
-            + "Default: a temp file per job in --directory, removed afterwards.")
+    @Option(names = "--filename", paramLabel = "<file>", description = "The file to use; created and laid out if missing or too small. "
+            + "Without it each clone gets its own file, <job name>.<clone>.0, in --directory, as in fio.")
     String filename;
 
-    @Option(names = "--directory", paramLabel = "<dir>", description = "Directory for the temp files (default: java.io.tmpdir).")
+    @Option(names = "--directory", paramLabel = "<dir>", description = "The directory of the job's files (default: the working directory).")
     String directory;
 
-    @Option(names = "--size", paramLabel = "<size>", defaultValue = "256m", converter = FioUnits.Size.class,
-            description = "File region per job, e.g. 4k, 256M, 1g; k = 1024 as in fio (default 256m).")
+    @Option(names = "--size", paramLabel = "<size>", defaultValue = "0", converter = FioUnits.Size.class,
+            description = "The region of the file the job works on, e.g. 256m or 1g (k = 1024, as in fio). "
+                    + "Needed unless the file exists; then the default is the file's size from --offset.")
     long size;
 
-    @Option(names = {"--rw", "--readwrite"}, defaultValue = "randread", converter = Rw.Converter.class,
+    @Option(names = {"--io_size", "--io_limit"}, paramLabel = "<size>", defaultValue = "0", converter = FioUnits.Size.class,
+            description = "The bytes to do before stopping; more than --size goes over the region again (default: --size).")
+    long ioSize;
+
+    @Option(names = "--offset", paramLabel = "<size>", defaultValue = "0", converter = FioUnits.Size.class,
+            description = "Where the region starts in the file (default 0).")
+    long offset;
+
+    @Option(names = "--loops", paramLabel = "<n>", defaultValue = "1",
+            description = "Passes over the region; the file is opened again, and invalidated again, for each (default 1).")
+    int loops;
+
+    @Option(names = {"--rw", "--readwrite"}, defaultValue = "read", converter = Rw.Converter.class,
             paramLabel = "read|write|randread|randwrite|rw|randrw",
-            description = "I/O pattern (default ${DEFAULT-VALUE}; fio's default is read).")
+            description = "The I/O pattern (default read).")
     Rw rw;
 
-    @Option(names = "--rwmixread", paramLabel = "<percent>", defaultValue = "-1", description = "Percent of reads in a mixed pattern (default 50).")
+    @Option(names = "--rwmixread", paramLabel = "<percent>", defaultValue = "-1", description = "The percentage of reads in a mixed pattern (default 50).")
     int rwmixread;
 
-    @Option(names = "--rwmixwrite", paramLabel = "<percent>", defaultValue = "-1", description = "Percent of writes in a mixed pattern (100 - rwmixread).")
+    @Option(names = "--rwmixwrite", paramLabel = "<percent>", defaultValue = "-1", description = "The percentage of writes in a mixed pattern (100 - rwmixread).")
     int rwmixwrite;
 
-    @Option(names = {"--bs", "--blocksize"}, paramLabel = "<size>", defaultValue = "4k", converter = FioUnits.Size.class,
-            description = "Block size of each I/O (default 4k).")
-    long bs;
+    @Option(names = {"--bs", "--blocksize"}, paramLabel = "<size>[,<size>]", defaultValue = "4k",
+            description = "The size of each I/O: one for all, or reads then writes (8k,32k); a range such as 4k-64k "
+                    + "is taken as --bsrange (default 4k).")
+    String bs;
 
-    @Option(names = "--iodepth", paramLabel = "<n>", defaultValue = "32",
-            description = "I/Os kept in flight (default ${DEFAULT-VALUE}; fio's default is 1). The sync engines run at 1, as in fio.")
+    @Option(names = {"--bsrange", "--blocksize_range"}, paramLabel = "<min>-<max>[,<min>-<max>]",
+            description = "Sizes drawn for each I/O between min and max, in multiples of min, as fio does.")
+    String bsrange;
+
+    @Option(names = "--iodepth", paramLabel = "<n>", defaultValue = "1",
+            description = "The I/Os kept in flight (default 1). The sync engines always run at 1, as in fio.")
     int iodepth;
 
     @Option(names = {"--iodepth_batch_submit", "--iodepth_batch"}, paramLabel = "<n>", defaultValue = "1",
-            description = "I/Os submitted at once; 0 = iodepth (default ${DEFAULT-VALUE}, as fio).")
+            description = "The I/Os submitted at once; 0 means iodepth (default 1).")
     int batchSubmit;
 
     @Option(names = {"--iodepth_batch_complete", "--iodepth_batch_complete_min"}, paramLabel = "<n>", defaultValue = "1",
-            description = "Least completions reaped at once when the queue is full (default ${DEFAULT-VALUE}, as fio).")
+            description = "The fewest completions reaped at once when the queue is full (default 1).")
     int batchCompleteMin;
 
     @Option(names = "--iodepth_batch_complete_max", paramLabel = "<n>", defaultValue = "0",
-            description = "Most completions reaped at once; never less than --iodepth_batch_complete_min, which is "
-                    + "also the default (as fio: one completion per reap unless raised, e.g. to the iodepth).")
+            description = "The most completions reaped at once; never less than --iodepth_batch_complete_min, "
+                    + "which is also the default.")
     int batchCompleteMax;
 
-    @Option(names = "--runtime", paramLabel = "<time>", defaultValue = "5", converter = FioUnits.Time.class,
-            description = "Run time in seconds, or with a us/ms/s/m/h suffix; 0 = until --size is done (default 5; fio's is 0).")
+    @Option(names = {"--runtime", "--timeout"}, paramLabel = "<time>", defaultValue = "0", converter = FioUnits.Time.class,
+            description = "The longest the job runs, in seconds or with a us/ms/s/m/h suffix; 0 means until the I/O is done (default 0).")
     long runtimeNanos;
 
-    @Option(names = "--time_based", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "1", converter = FioUnits.Bool.class,
-            description = "Run for --runtime even when --size is done (default 1; fio's is 0).")
+    @Option(names = "--time_based", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0", converter = FioUnits.Bool.class,
+            description = "Run for the whole --runtime, going over the region again as often as needed (default 0).")
     boolean timeBased;
 
     @Option(names = "--ramp_time", paramLabel = "<time>", defaultValue = "0", converter = FioUnits.Time.class,
             description = "Run this long before measuring (default 0).")
     long rampNanos;
 
-    @Option(names = "--jit_warmup", paramLabel = "<time>", defaultValue = "10", converter = FioUnits.Time.class,
-            description = "jring only: each job first runs its engine, unmeasured, until the JIT has compiled it "
-                    + "(two rounds, each until the JIT is idle for 250 ms; the first at least 500 ms), at most this "
-                    + "long, before the clock starts (fio's engines are compiled C); 0 = measure from the first I/O "
-                    + "(default 10 s).")
-    long jitWarmupNanos;
-
-    @Option(names = "--wait_spin", paramLabel = "<time>", defaultValue = "50us", converter = FioUnits.Time.class,
-            description = "jring only: the ring's waitSpin, the longest a wait with O_DIRECT I/O in flight spins for "
-                    + "the device before it sleeps (adaptive: only while recent waits ended within it); 0 = sleep at "
-                    + "once, as fio's engines do (default 50us, the ring's default).")
-    long waitSpinNanos;
-
     @Option(names = "--direct", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0", converter = FioUnits.Bool.class,
-            description = "1 = O_DIRECT (buffers aligned to 4096; bs a multiple of 512).")
+            description = "1 means O_DIRECT: no page cache (buffers aligned to 4096, sizes a multiple of 512).")
     boolean direct;
 
-    @Option(names = "--numjobs", paramLabel = "<n>", defaultValue = "1", description = "Clones of the job, each on its own thread (default ${DEFAULT-VALUE}).")
+    @Option(names = "--buffered", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", converter = FioUnits.Bool.class,
+            description = "0 means --direct=1 (default 1).")
+    Boolean buffered;
+
+    @Option(names = "--numjobs", paramLabel = "<n>", defaultValue = "1", description = "Clones of the job, each on its own thread (default 1).")
     int numjobs;
 
-    @Option(names = "--fsync", paramLabel = "<n>", defaultValue = "0", description = "An fsync after every N writes (default 0 = never).")
+    @Option(names = "--fsync", paramLabel = "<n>", defaultValue = "0", description = "An fsync after every N writes (default 0: never).")
     int fsync;
 
-    @Option(names = "--invalidate", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0", converter = FioUnits.Bool.class,
-            description = "1 = drop the file's page cache before the job (fio's default is 1; jring's is 0: "
-                    + "its files are read once first so the run measures the page cache).")
+    @Option(names = "--invalidate", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "1", converter = FioUnits.Bool.class,
+            description = "Drop the region's cached pages (POSIX_FADV_DONTNEED) each time the file is opened, and at "
+                    + "each wrap of a time based job, as fio does (default 1). 0 measures whatever is cached.")
     boolean invalidate;
 
-    @Option(names = "--ioengine", defaultValue = "jring", paramLabel = "jring|psync|filechannel|afc",
-            description = "jring: the jring ring (io_uring in Java); psync: one pread/pwrite per I/O through FFM; "
-                    + "filechannel: JDK FileChannel positional I/O; afc: JDK AsynchronousFileChannel (default ${DEFAULT-VALUE}).")
+    @Option(names = "--fadvise_hint", paramLabel = "0|1|random|sequential", defaultValue = "1", converter = FadviseHint.Converter.class,
+            description = "The posix_fadvise advice at each open: 1 means POSIX_FADV_RANDOM for random patterns (no "
+                    + "readahead) and POSIX_FADV_SEQUENTIAL otherwise, 0 means none (default 1). The filechannel and "
+                    + "afc engines do not get it: the JDK does not expose their descriptor.")
+    FadviseHint fadviseHint;
+
+    @Option(names = "--pre_read", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0", converter = FioUnits.Bool.class,
+            description = "Read the region once before the job, so it starts page-cached; implies --invalidate=0, as in fio (default 0).")
+    boolean preRead;
+
+    @Option(names = "--ioengine", defaultValue = "jring", paramLabel = "jring|io_uring|psync|filechannel|afc",
+            description = "jring (also io_uring): jring's ring; psync: one pread/pwrite per I/O; filechannel: the JDK's "
+                    + "FileChannel; afc: the JDK's AsynchronousFileChannel (default jring; fio's default is psync).")
     String ioengine;
 
     @Option(names = "--fixedbufs", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0", converter = FioUnits.Bool.class,
-            description = "jring engine: registered buffers and READ_FIXED/WRITE_FIXED (as fio's io_uring option).")
+            description = "The jring engine: registered buffers and READ_FIXED/WRITE_FIXED, as fio's io_uring option.")
     boolean fixedBufs;
 
     @Option(names = "--registerfiles", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0", converter = FioUnits.Bool.class,
-            description = "jring engine: a registered file and SqeFlags.FIXED_FILE (as fio's io_uring option).")
+            description = "The jring engine: a registered file and IOSQE_FIXED_FILE, as fio's io_uring option.")
     boolean registerFiles;
 
     @Option(names = "--lat_percentiles", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
             converter = FioUnits.Bool.class,
-            description = "Also report percentiles of the total latency, submission included (as fio's option).")
+            description = "Also report percentiles of the total latency, submission included.")
     boolean latPercentiles;
+
+    @Option(names = "--percentile_list", paramLabel = "<p>[:<p>...]",
+            description = "The latency percentiles to report, e.g. 50:99:99.9 (at most 20, each in (0,100]).")
+    String percentileList;
 
     @Option(names = "--norandommap", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
             converter = FioUnits.Bool.class,
             description = "Random offsets without fio's random map: blocks may repeat before every block was used "
-                    + "(default 0: as fio, each pass over the region uses every block once).")
+                    + "(default 0: each pass uses every block once).")
     boolean noRandomMap;
 
-    /** Validates and resolves the options; {@code parsed} supplies the options as typed (may be null). */
-    public JobSpec toSpec(ParseResult parsed) {
-        if (!IoEngine.NAMES.contains(ioengine)) {
-            throw new IllegalArgumentException("--ioengine=" + ioengine + " is not a jring engine: use one of "
-                    + String.join(", ", IoEngine.NAMES) + " (fio's io_uring is 'jring' here)");
+    @Option(names = "--randrepeat", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "1",
+            converter = FioUnits.Bool.class,
+            description = "The same random offsets on every run and every pass (default 1).")
+    boolean randRepeat;
+
+    @Option(names = "--randseed", paramLabel = "<n>", description = "The seed of the random offsets; repeatable even with --randrepeat=0.")
+    Long randSeed;
+
+    @Option(names = "--stonewall", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
+            converter = FioUnits.Bool.class,
+            description = "Wait for the jobs defined before this one to end before starting it; starts a new reporting group.")
+    boolean stonewall;
+
+    @Option(names = "--new_group", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
+            converter = FioUnits.Bool.class, description = "Start a new reporting group with this job.")
+    boolean newGroup;
+
+    @Option(names = "--group_reporting", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
+            converter = FioUnits.Bool.class, description = "Report each group as one job.")
+    boolean groupReporting;
+
+    @Option(names = "--thread", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
+            converter = FioUnits.Bool.class, description = "Accepted for fio's job files: jring's jobs are always threads.")
+    boolean thread;
+
+    @Option(names = "--unlink", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
+            converter = FioUnits.Bool.class, description = "Remove the job's files when it is done (default 0: keep them, as fio).")
+    boolean unlink;
+
+    @Option(names = "--jit_warmup", paramLabel = "<time>", defaultValue = "10", converter = FioUnits.Time.class,
+            description = "jring only: each job first runs its engine, unmeasured, until the JIT has compiled it "
+                    + "(two rounds, each until the JIT is idle for 250 ms; the first at least 500 ms), at most this "
+                    + "long, before the clock starts; fio's engines are compiled C. 0 measures from the first I/O "
+                    + "(default 10 s).")
+    long jitWarmupNanos;
+
+    @Option(names = "--wait_spin", paramLabel = "<time>", defaultValue = "50us", converter = FioUnits.Time.class,
+            description = "jring only: the longest a wait with O_DIRECT I/O in flight spins for the device before "
+                    + "it sleeps (adaptive: only while recent waits ended within it); 0 sleeps at once, as fio's "
+                    + "engines do (default 50us).")
+    long waitSpinNanos;
+
+    /** Options only jring has: giving them alone still runs the demo job (see {@link FioCommand}). */
+    static final List<String> JRING_ONLY = List.of("--jit_warmup", "--wait_spin");
+
+    /** The options of one job, as {@code --key=value} or {@code --key} strings in order; the last of a repeated one wins. */
+    static FioOptions parse(List<String> args) {
+        FioOptions o = new FioOptions();
+        CommandLine cl = new CommandLine(o).setOverwrittenOptionsAllowed(true).setCaseInsensitiveEnumValuesAllowed(true);
+        try {
+            cl.parseArgs(args.toArray(String[]::new));
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
-        if (bs <= 0 || bs > (64L << 20)) {
-            throw new IllegalArgumentException("--bs must be between 1 and 64m, not " + bs);
-        }
-        if (size < bs) {
-            throw new IllegalArgumentException("--size (" + size + ") must be at least --bs (" + bs + ")");
-        }
-        if (direct && bs % 512 != 0) {
-            throw new IllegalArgumentException("--direct=1 needs --bs to be a multiple of 512 (the logical block size), not " + bs);
-        }
-        if (iodepth < 1 || iodepth > 4096) {
-            throw new IllegalArgumentException("--iodepth must be between 1 and 4096, not " + iodepth);
-        }
-        if (numjobs < 1 || numjobs > 256) {
-            throw new IllegalArgumentException("--numjobs must be between 1 and 256, not " + numjobs);
-        }
-        if (fsync < 0) {
-            throw new IllegalArgumentException("--fsync must be >= 0, not " + fsync);
-        }
-        int mix = rwmixread >= 0 ? rwmixread : rwmixwrite >= 0 ? 100 - rwmixwrite : 50;
-        if (mix < 0 || mix > 100) {
-            throw new IllegalArgumentException("--rwmixread/--rwmixwrite must be between 0 and 100");
-        }
-        if (timeBased && runtimeNanos == 0) {
-            throw new IllegalArgumentException("--time_based needs a --runtime > 0 (or --time_based=0 to run until --size is done)");
-        }
-        if (waitSpinNanos < 0 || waitSpinNanos > 1_000_000_000L) {
-            throw new IllegalArgumentException("--wait_spin must be between 0 and 1s");
-        }
-        if (batchSubmit < 0 || batchCompleteMin < 0 || batchCompleteMax < 0) {
-            throw new IllegalArgumentException("iodepth_batch_* values must be >= 0");
-        }
-        boolean sync = IoEngine.isSync(ioengine);
-        int depth = sync ? 1 : iodepth;
-        int submit = batchSubmit == 0 ? depth : Math.min(batchSubmit, depth);
-        // fio's fixup_options: the max is raised to the min (so by default it is the min, 1);
-        // its wait_for_completions reaps at least one when the queue is full.
-        int completeMin = Math.min(batchCompleteMin, depth);
-        int completeMax = Math.min(Math.max(Math.max(batchCompleteMax, batchCompleteMin), 1), depth);
-        boolean warm = !direct && !invalidate;
-        return new JobSpec(name, filename, directory, size, rw, mix, (int) bs, depth, iodepth, submit, completeMin,
-                completeMax, runtimeNanos, timeBased, rampNanos, direct, numjobs, fsync, invalidate, warm, ioengine,
-                fixedBufs, registerFiles, latPercentiles, !noRandomMap, jitWarmupNanos, waitSpinNanos, givenOptions(parsed));
+        return o;
     }
 
-    /** The options as typed (name without dashes -> value), in order, as fio lists them in "job options". */
-    static Map<String, String> givenOptions(ParseResult parsed) {
-        Map<String, String> given = new LinkedHashMap<>();
-        if (parsed == null) {
-            return given;
-        }
-        for (OptionSpec o : parsed.matchedOptions()) {
-            String key = o.names()[0].replaceFirst("^-+", "");
-            if (key.equals("output-format") || key.equals("eta") || key.equals("help")) {
-                continue;
-            }
-            given.put(key, String.join(",", o.originalStringValues()));
-        }
-        return given;
+    /** The options' model: names, arities and descriptions, for the command line and the help. */
+    static CommandSpec spec() {
+        return CommandSpec.forAnnotatedObject(new FioOptions());
     }
 }

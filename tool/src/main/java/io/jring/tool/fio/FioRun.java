@@ -10,22 +10,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * One {@code jring fio} run: its jobs (numjobs clones of the spec), their files, and their
- * threads. {@link #prepare} lays out and warms the files, {@link #execute} runs every job on
- * its own platform thread (engines are opened there, then all start together) and returns
- * when all have ended, {@link #cleanup} removes the temp files. {@link #abort} (Ctrl-C) may
- * come from any thread: jobs stop issuing, reap what is in flight, and end normally, so the
- * report still prints.
+ * One {@code jring fio} run: its jobs (numjobs clones of each job definition), their groups
+ * and files, and their threads. As in fio, every job runs at the same time unless one has
+ * {@code stonewall}: that one and those after it wait until every job before it has ended
+ * (a phase); {@code stonewall} and {@code new_group} start a new reporting group.
+ * {@link #execute} runs the phases in order: it lays out each phase's files (and pre-reads
+ * them), then runs each job on its own platform thread (engines are opened there, then all
+ * start together). {@link #cleanup} removes the demo's temp files. {@link #abort} (Ctrl-C)
+ * may come from any thread: jobs stop issuing, reap what is in flight, and end normally,
+ * later phases do not start, and the report still prints.
  */
 final class FioRun {
-    /** Added to a job's number for its JIT warm-up job, whose offsets then differ from the job's. */
+    /** Added to a job's thread number for its JIT warm-up job, whose offsets then differ from the job's. */
     static final int WARMUP_PATTERN_OFFSET = 1 << 16;
     /** The JIT warm-up runs at least this long... */
     static final long WARMUP_MIN_NANOS = 500_000_000L;
@@ -33,15 +39,37 @@ final class FioRun {
     static final long JIT_QUIET_NANOS = 250_000_000L;
     /** Warm-up rounds: the second compiles again what the first one's end threw away. */
     static final int WARMUP_ROUNDS = 2;
-    private final JobSpec spec;
+
+    private final Fadvise fadvise;
     private final List<Job> jobs = new ArrayList<>();
-    /** Files this run created and must remove; guarded by this. */
+    private final List<List<Job>> phases = new ArrayList<>();
+    /** Set by abort (any thread), read between phases. */
+    private volatile boolean aborted;
+    /** The demo's temp files, to remove; guarded by this. */
     private final Set<Path> tempFiles = new LinkedHashSet<>();
 
-    FioRun(JobSpec spec) {
-        this.spec = spec;
-        for (int i = 0; i < spec.numjobs(); i++) {
-            jobs.add(new Job(spec, i, JobFile.pathFor(spec, i)));
+    FioRun(List<JobSpec> specs, Fadvise fadvise) {
+        this.fadvise = fadvise;
+        int group = 0;
+        int jobsInGroup = 0;
+        long threadNumber = 0;
+        List<Job> phase = null;
+        for (JobSpec spec : specs) {
+            // fio's add_job: stonewall or new_group opens a group once the current one has jobs.
+            if ((spec.stonewall() || spec.newGroup()) && jobsInGroup > 0) {
+                group++;
+                jobsInGroup = 0;
+            }
+            if (phase == null || (spec.stonewall() && !phase.isEmpty())) {
+                phase = new ArrayList<>();
+                phases.add(phase);
+            }
+            for (int clone = 0; clone < spec.numjobs(); clone++) {
+                Job job = new Job(spec, clone, ++threadNumber, group, FileSetup.pathFor(spec, clone), fadvise);
+                jobs.add(job);
+                phase.add(job);
+                jobsInGroup++;
+            }
         }
     }
 
@@ -49,79 +77,93 @@ final class FioRun {
         return jobs;
     }
 
-    /** Lays out, then warms or invalidates each distinct file; {@code info} gets fio's "Laying out IO file" lines. */
-    void prepare(Consumer<String> info) throws IOException {
-        for (Job job : firstJobPerFile()) {
-            Path file = job.file;
-            if (spec.filename() == null) {
+    List<List<Job>> phases() {
+        return phases;
+    }
+
+    /**
+     * Runs the phases in order; {@code info} gets fio's "Laying out IO file" lines,
+     * {@code status} gives each phase's live status line (or null).
+     */
+    void execute(Consumer<String> info, Function<List<Job>, AutoCloseable> status) throws Exception {
+        for (List<Job> phase : phases) {
+            if (aborted) {
+                break;
+            }
+            prepare(phase, info);
+            try (AutoCloseable line = status.apply(phase)) {
+                runPhase(phase);
+            }
+            removeUnlinked(phase);
+        }
+    }
+
+    /** Lays out each distinct file of the phase that needs it, then pre-reads those asked for; a failure is its jobs' error. */
+    private void prepare(List<Job> phase, Consumer<String> info) {
+        Map<Path, List<Job>> byFile = new LinkedHashMap<>();
+        for (Job job : phase) {
+            byFile.computeIfAbsent(job.file, f -> new ArrayList<>()).add(job);
+        }
+        for (Map.Entry<Path, List<Job>> e : byFile.entrySet()) {
+            Path file = e.getKey();
+            Job first = e.getValue().getFirst();
+            if (first.spec.temporary()) {
                 synchronized (this) {
                     tempFiles.add(file);
                 }
             }
             try {
-                if (JobFile.needsLayout(file, spec.size())) {
-                    info.accept(spec.name() + ": Laying out IO file (1 file / " + Num2Str.of(spec.size(), true, Num2Str.BYTE) + ")");
-                    JobFile.layOut(file, spec.size());
+                if (FileSetup.needsLayout(file, first.spec)) {
+                    info.accept(first.spec.name() + ": Laying out IO file (1 file / " + ((first.spec.offset() + first.spec.size()) >> 20) + "MiB)");
+                    FileSetup.layOut(file, first.spec, fadvise);
                 }
-            } catch (IOException e) {
-                throw new IOException("cannot lay out " + file + ": " + reason(e), e);
+            } catch (IOException ex) {
+                failAll(e.getValue(), ErrnoText.errnoOf(ex), "cannot lay out " + file + ": " + ErrnoText.describe(ex));
+                continue;
             }
-            try {
-                if (spec.invalidate()) {
-                    JobFile.invalidate(file);
-                } else if (spec.warm()) {
-                    JobFile.warm(file, spec.size());
+            if (first.spec.preRead()) {
+                try {
+                    FileSetup.preRead(file, first.spec.offset(), first.spec.size());
+                } catch (IOException ex) {
+                    failAll(e.getValue(), ErrnoText.errnoOf(ex), "cannot pre-read " + file + ": " + ErrnoText.describe(ex));
                 }
-            } catch (IOException e) {
-                throw new IOException("cannot " + (spec.invalidate() ? "invalidate " : "warm ") + file + ": " + reason(e), e);
             }
         }
     }
 
-    private static String reason(IOException e) {
-        return e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : String.valueOf(e.getMessage());
+    private static void failAll(List<Job> jobs, int errno, String what) {
+        for (Job job : jobs) {
+            job.failEngine(errno, what);
+        }
     }
 
-    /** Runs every job on its own thread; returns when all have ended. */
-    void execute() throws InterruptedException {
-        CountDownLatch opened = new CountDownLatch(jobs.size());
+    /** Runs every job of the phase on its own thread; returns when all have ended. */
+    private void runPhase(List<Job> phase) throws InterruptedException {
+        CountDownLatch opened = new CountDownLatch(phase.size());
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> threads = new ArrayList<>();
-        for (Job job : jobs) {
-            threads.add(Thread.ofPlatform().name("jring-fio-" + spec.name() + "-" + job.number)
+        for (Job job : phase) {
+            threads.add(Thread.ofPlatform().name("jring-fio-" + job.spec.name() + "-" + job.number)
                     .start(() -> runJob(job, opened, go)));
         }
         opened.await();
-        if (spec.jitWarmupNanos() > 0 && spec.invalidate() && !spec.direct()) {
-            dropCachesAgain();
-        }
         go.countDown();
         for (Thread t : threads) {
             t.join();
         }
     }
 
-    /** The JIT warm-up read the files into the page cache: what --invalidate promised is restored. */
-    private void dropCachesAgain() {
-        for (Job job : firstJobPerFile()) {
-            try {
-                JobFile.invalidate(job.file);
-            } catch (IOException e) {
-                job.failEngine(Errno.EIO, "cannot invalidate " + job.file + " after the JIT warm-up: " + reason(e));
+    /** fio's unlink=1: the phase's files removed once its jobs are done. */
+    private void removeUnlinked(List<Job> phase) {
+        for (Job job : phase) {
+            if (job.spec.unlink() && Files.isRegularFile(job.file)) {
+                try {
+                    Files.deleteIfExists(job.file);
+                } catch (IOException e) {
+                    job.warnings.add("cannot remove " + job.file + ": " + ErrnoText.describe(e));
+                }
             }
         }
-    }
-
-    /** The first job of each distinct file, in job order (clones may share a --filename). */
-    private List<Job> firstJobPerFile() {
-        Set<Path> seen = new LinkedHashSet<>();
-        List<Job> first = new ArrayList<>();
-        for (Job job : jobs) {
-            if (seen.add(job.file)) {
-                first.add(job);
-            }
-        }
-        return first;
     }
 
     /**
@@ -133,9 +175,10 @@ final class FioRun {
      * because the first round's end takes branches the compiled code had never seen (the JIT
      * throws that code away and compiles it again: in the second round, not in the measured
      * run); both within --jit_warmup. Failures are left to the measured run's open, which
-     * reports them.
+     * reports them. The measured run's own open invalidates the file again (invalidate=1),
+     * so what the warm-up read is not cached for it.
      */
-    static void warmUpJit(Job job) {
+    void warmUpJit(Job job) {
         long deadline = System.nanoTime() + job.spec.jitWarmupNanos();
         for (int round = 0; round < WARMUP_ROUNDS; round++) {
             long left = deadline - System.nanoTime();
@@ -146,8 +189,9 @@ final class FioRun {
         }
     }
 
-    private static void warmUpRound(Job job, int round, long nanos, long minNanos) {
-        Job warm = new Job(job.spec.forJitWarmup(nanos), job.number + (round + 1) * WARMUP_PATTERN_OFFSET, job.file);
+    private void warmUpRound(Job job, int round, long nanos, long minNanos) {
+        Job warm = new Job(job.spec.forJitWarmup(nanos), job.number, job.threadNumber + (round + 1L) * WARMUP_PATTERN_OFFSET,
+                job.groupId, job.file, fadvise);
         IoEngine engine = null;
         Thread watcher = Thread.ofPlatform().daemon().name("jring-fio-jit-watch")
                 .start(() -> stopWhenJitQuiet(warm, minNanos));
@@ -193,21 +237,20 @@ final class FioRun {
         }
     }
 
-    private static void runJob(Job job, CountDownLatch opened, CountDownLatch go) {
+    /** One job's thread: warm-up, open, then its passes (fio's thread_main: open the file again for each). */
+    private void runJob(Job job, CountDownLatch opened, CountDownLatch go) {
         IoEngine engine = null;
         try {
-            if (job.spec.jitWarmupNanos() > 0) {
-                warmUpJit(job);
-            }
             try {
-                engine = IoEngine.create(job.spec.ioengine());
-                engine.open(job);
-            } catch (IoEngine.OpenFailure e) {
-                job.failEngine(e.errno(), e.getMessage());
-            } catch (FileSystemException e) {
-                job.failEngine(ErrnoText.errnoOf(e.getReason()), "cannot open " + job.file + ": " + e.getReason());
+                if (job.stats.error == 0) {
+                    if (job.spec.jitWarmupNanos() > 0) {
+                        warmUpJit(job);
+                    }
+                    engine = IoEngine.create(job.spec.ioengine());
+                    engine.open(job);
+                }
             } catch (Throwable t) {
-                job.failEngine(Errno.EIO, "cannot set up " + job.spec.ioengine() + " on " + job.file + ": " + t);
+                fail(job, t);
             } finally {
                 opened.countDown();
             }
@@ -216,8 +259,12 @@ final class FioRun {
             if (job.stats.error == 0) {
                 try {
                     engine.run(job);
+                    while (job.nextPass(System.nanoTime())) {
+                        engine.reopen(job);
+                        engine.run(job);
+                    }
                 } catch (Throwable t) {
-                    job.failEngine(Errno.EIO, job.spec.ioengine() + " engine failed: " + t);
+                    fail(job, t);
                 }
             }
             job.end();
@@ -230,14 +277,23 @@ final class FioRun {
         }
     }
 
-    /** Stops every job; they end after reaping what is in flight. Any thread. */
+    private static void fail(Job job, Throwable t) {
+        switch (t) {
+            case IoEngine.OpenFailure e -> job.failEngine(e.errno(), e.getMessage());
+            case FileSystemException e -> job.failEngine(ErrnoText.errnoOf(e), "cannot open " + job.file + ": " + ErrnoText.describe(e));
+            default -> job.failEngine(Errno.EIO, job.spec.ioengine() + " engine failed on " + job.file + ": " + t);
+        }
+    }
+
+    /** Stops every job; they end after reaping what is in flight, and no later phase starts. Any thread. */
     void abort() {
+        aborted = true;
         for (Job job : jobs) {
             job.stop();
         }
     }
 
-    /** Removes the temp files (not a --filename). Idempotent; any thread. */
+    /** Removes the demo's temp files (never a job's own files). Idempotent; any thread. */
     synchronized void cleanup() {
         for (Path file : tempFiles) {
             try {

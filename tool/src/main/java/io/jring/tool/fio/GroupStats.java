@@ -3,9 +3,9 @@ package io.jring.tool.fio;
 import java.util.List;
 
 /**
- * fio's {@code group_run_stats} for the one group jring runs (group 0, all jobs): per
- * direction the total bytes, the aggregate bandwidth over the longest job, the slowest and
- * fastest job's bandwidth and the shortest and longest run time.
+ * fio's {@code group_run_stats} for one reporting group: per direction the total bytes, the
+ * aggregate bandwidth over the longest job, the slowest and fastest entry's bandwidth and the
+ * shortest and longest run time (with group_reporting the group is one entry, as in fio).
  */
 final class GroupStats {
     final long[] ioBytes = new long[2];
@@ -16,15 +16,19 @@ final class GroupStats {
     final long[] minRunMs = {Long.MAX_VALUE, Long.MAX_VALUE};
     final long[] maxRunMs = new long[2];
 
-    static GroupStats of(List<Job> jobs) {
+    /** The stats of group {@code groupId} over the report's entries. */
+    static GroupStats of(List<ReportedJob> entries, int groupId) {
         GroupStats g = new GroupStats();
-        for (Job job : jobs) {
+        for (ReportedJob entry : entries) {
+            if (entry.groupId() != groupId) {
+                continue;
+            }
             for (int ddir = Ddir.READ; ddir <= Ddir.WRITE; ddir++) {
-                DirStats d = job.stats.dir(ddir);
+                DirStats d = entry.stats().dir(ddir);
                 if (d.ios == 0) {
                     continue;
                 }
-                long runMs = runtimeMs(job.stats);
+                long runMs = runtimeMs(entry.stats());
                 long bw = d.bytes * 1000 / runMs;
                 g.ioBytes[ddir] += d.bytes;
                 g.minBw[ddir] = Math.min(g.minBw[ddir], bw);

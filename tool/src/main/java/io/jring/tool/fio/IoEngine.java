@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * fio's ioengine: how a job's I/O reaches the kernel. One instance per job, used by the
  * job's thread only: {@link #open} preallocates everything (file, buffers, slots, ring), then
- * {@link #run} issues and reaps I/O until {@link Job#keepIssuing} says stop and nothing is in
- * flight. Each engine owns its loop, so the loop can be the natural one for its API (a
+ * {@link #run} issues and reaps one pass of I/O until {@link Job#nextIo} says stop and
+ * nothing is in flight; {@link #reopen} opens the file again between passes. Each open tells
+ * the job ({@link Job#fileOpened}), which gives the file fio's advice. Each engine owns its loop, so the loop can be the natural one for its API (a
  * synchronous call per I/O, or fio's queue/commit/getevents for the asynchronous ones).
  */
 public interface IoEngine extends AutoCloseable {
@@ -20,6 +21,9 @@ public interface IoEngine extends AutoCloseable {
 
     /** Issues and reaps I/O until the job stops issuing and nothing is in flight. */
     void run(Job job);
+
+    /** Closes the job's file and opens it again, for the next pass (fio's close_files and td_io_open_file). */
+    void reopen(Job job) throws IOException;
 
     /** Releases the file, the buffers and the ring. Idempotent. */
     @Override

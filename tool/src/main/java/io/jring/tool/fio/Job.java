@@ -1,13 +1,27 @@
 package io.jring.tool.fio;
 
+import io.jring.Fds;
+import io.jring.IoUringException;
+import io.jring.OpenFlags;
+
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * A running job as its engine sees it (fio's {@code thread_data}): what to issue next, when
- * to stop, and where completions are accounted. The engine's loop calls it from the job's
+ * A running job as its engine sees it (fio's {@code thread_data}): what to issue next
+ * ({@link #nextIo}), when to stop, its passes over the region, the advice its file gets at
+ * every open, and where completions are accounted. The engine's loop calls it from the job's
  * thread only; {@link #stop} and the progress counters are the only cross-thread parts.
+ *
+ * <p>Passes follow fio's {@code keep_running}: {@code loops} of them, more while
+ * {@code io_size} is not done; the engine opens the file again for each, and every open
+ * drops the region's cached pages ({@code invalidate}) and gives the {@code fadvise_hint},
+ * as fio's {@code td_io_open_file}. A time based job makes one pass that starts over when
+ * the region is done, invalidating the cache again if buffered (fio's
+ * {@code loop_cache_invalidate}).
  *
  * <p>Accounting follows fio: I/O that completes during {@code --ramp_time} is not measured;
  * a completion with {@code res < 0} is the job's error and stops it (fio's default
@@ -21,9 +35,16 @@ public final class Job {
     final JobSpec spec;
     /** 0-based clone number (fio's job number within numjobs). */
     final int number;
+    /** fio's thread_number: 1-based over every job and clone of the run; seeds the job's streams. */
+    final long threadNumber;
+    /** fio's groupid. */
+    final int groupId;
     final Path file;
     final JobStats stats = new JobStats();
     private final IoPattern pattern;
+    private final Fadvise fadvise;
+    /** What went wrong without failing the job (fio's log_info), e.g. an invalidation the file system refused. Job thread. */
+    final List<String> warnings = new ArrayList<>(0);
 
     /**
      * Set by another thread (Ctrl-C, or the run giving up) or by this one on an error; read
@@ -41,6 +62,8 @@ public final class Job {
 
     /** When the job began issuing (System.nanoTime), 0 before: for the status line's progress and ETA. */
     private volatile long begunNanos;
+    /** When the job ended (System.nanoTime), 0 before; written by the job thread, read after it was joined. */
+    private long endedNanos;
 
     // Job-thread only, plain fields.
     private long startNanos;
@@ -51,6 +74,14 @@ public final class Job {
     private long lastCompletionNanos;
     private long issuedBytes;
     private final long ioLimit;
+    private int passes = 1;
+    private boolean passOver;
+    /** The engine's descriptor of the file, -1 if it does not expose one (the JDK engines). */
+    private int openFd = -1;
+    // The I/O nextIo decided.
+    private int ioDir;
+    private long ioOffset;
+    private int ioLength;
     private final long[] sampledBytes = new long[2];
     private final long[] sampledIos = new long[2];
     private long readIosSeen;
@@ -59,17 +90,20 @@ public final class Job {
     private long writeBytesSeen;
     private CpuUsage cpuAtStart;
 
-    Job(JobSpec spec, int number, Path file) {
+    Job(JobSpec spec, int number, long threadNumber, int groupId, Path file, Fadvise fadvise) {
         this.spec = spec;
         this.number = number;
+        this.threadNumber = threadNumber;
+        this.groupId = groupId;
         this.file = file;
-        this.pattern = new IoPattern(spec, number);
+        this.fadvise = fadvise;
+        this.pattern = new IoPattern(spec, threadNumber);
         this.ioLimit = spec.ioLimit();
     }
 
     /** Starts the clocks; called by the job's thread right before the engine's loop. */
     void begin() {
-        cpuAtStart = CpuUsage.ofCurrentThread();
+        cpuAtStart = CpuUsage.atStart();
         long now = System.nanoTime();
         startNanos = now;
         measureStartNanos = now + spec.rampNanos();
@@ -83,9 +117,10 @@ public final class Job {
     /** Stops the clocks after the engine's loop has reaped everything. */
     void end() {
         long now = System.nanoTime();
+        endedNanos = now;
         stats.totalRunNanos = now - startNanos;
         stats.runtimeNanos = Math.max(0, lastCompletionNanos - measureStartNanos);
-        stats.cpu = CpuUsage.ofCurrentThread().since(cpuAtStart);
+        stats.cpu = CpuUsage.atEnd().since(cpuAtStart);
     }
 
     /** Asks the job to stop issuing; in-flight I/O is still reaped. Any thread. */
@@ -95,18 +130,114 @@ public final class Job {
 
     /** Whether to issue another I/O at time {@code now} (System.nanoTime). */
     boolean keepIssuing(long now) {
-        return !stopped && now < endNanos && (spec.timeBased() || issuedBytes < ioLimit);
+        return !stopped && !passOver && now < endNanos && (spec.timeBased() || issuedBytes < ioLimit);
     }
 
-    /** The direction of the next I/O ({@link Ddir}). */
-    int nextDir() {
-        return pattern.nextDir();
+    /**
+     * fio's get_io_u: decides the next I/O ({@link #ioDir}, {@link #ioOffset},
+     * {@link #ioLength}) and counts it as issued; false when the job stops issuing (its time or
+     * bytes are done, it failed or was stopped, or the pass is over).
+     */
+    boolean nextIo(long now) {
+        if (!keepIssuing(now)) {
+            return false;
+        }
+        int dir = pattern.nextDir();
+        ioDir = dir;
+        if (dir == Ddir.SYNC) {
+            ioOffset = 0;
+            ioLength = 0;
+            return true;
+        }
+        long offset = pattern.next(dir);
+        if (offset < 0) {
+            passOver = true;
+            return false;
+        }
+        if (pattern.takeWrapped() && spec.invalidate() && !spec.direct()) {
+            invalidate(openFd);
+        }
+        ioOffset = offset;
+        ioLength = pattern.length();
+        issuedBytes += ioLength;
+        return true;
     }
 
-    /** The offset of the next READ or WRITE; counts its bytes as issued. */
-    long nextOffset(int ddir) {
-        issuedBytes += spec.bs();
-        return pattern.nextOffset(ddir);
+    int ioDir() {
+        return ioDir;
+    }
+
+    long ioOffset() {
+        return ioOffset;
+    }
+
+    int ioLength() {
+        return ioLength;
+    }
+
+    /**
+     * After a pass: whether another one follows (fio's keep_running): while loops remain, or
+     * while io_size is not done; never for a time based job (its one pass wraps) or one that
+     * stopped. If so the pattern starts over and the engine opens the file again.
+     */
+    boolean nextPass(long now) {
+        if (stopped || stats.error != 0 || now >= endNanos || spec.timeBased() || issuedBytes >= ioLimit) {
+            return false;
+        }
+        boolean more = passes < spec.loops() || (spec.ioSize() > 0 && spec.ioSize() - issuedBytes >= spec.maxBs());
+        if (more) {
+            passes++;
+            passOver = false;
+            pattern.startPass();
+        }
+        return more;
+    }
+
+    /** Passes begun so far. */
+    int passes() {
+        return passes;
+    }
+
+    /**
+     * The engine opened the job's file ({@code fd}, or -1 if the engine keeps it to itself):
+     * fio's td_io_open_file drops the region's cached pages with invalidate=1, then gives the
+     * fadvise_hint. A refusal is a warning, as in fio; the hint needs the engine's own
+     * descriptor (the advice is per open file), so the JDK engines get none.
+     */
+    void fileOpened(int fd) {
+        openFd = fd;
+        if (spec.invalidate()) {
+            invalidate(fd);
+        }
+        int advice = spec.fadviseHint().advice(spec.rw());
+        if (advice >= 0 && fd >= 0) {
+            int err = fadvise.advise(fd, spec.offset(), spec.size(), advice);
+            if (err != 0 && warnings.isEmpty()) {
+                warnings.add("fadvise hint " + Fadvise.name(advice) + " failed on " + file + ": " + ErrnoText.of(err));
+            }
+        }
+    }
+
+    /** fio's file_invalidate_cache: POSIX_FADV_DONTNEED over the region, on {@code fd} or on a descriptor of our own. */
+    private void invalidate(int fd) {
+        int err;
+        if (fd >= 0) {
+            err = fadvise.advise(fd, spec.offset(), spec.size(), Fadvise.DONTNEED);
+        } else {
+            try {
+                int own = Fds.open(file, OpenFlags.RDONLY | OpenFlags.CLOEXEC, 0);
+                try {
+                    err = fadvise.advise(own, spec.offset(), spec.size(), Fadvise.DONTNEED);
+                } finally {
+                    Fds.close(own);
+                }
+            } catch (IoUringException e) {
+                err = e.errno();
+            }
+        }
+        if (err != 0) {
+            warnings.add("cache invalidation of " + file + " failed: " + ErrnoText.of(err));
+        }
     }
 
     /**
@@ -176,6 +307,11 @@ public final class Job {
             stats.errorText = what;
         }
         stopped = true;
+    }
+
+    /** When the job ended (System.nanoTime); read once the job's thread has been joined. */
+    long endedNanos() {
+        return endedNanos;
     }
 
     /** When the job began issuing (System.nanoTime), or 0 if it has not yet. Any thread. */

@@ -29,6 +29,32 @@ final class JobStats {
     int error;
     String errorText = "";
 
+    /**
+     * Adds {@code o}, another job of the same group (fio's sum_thread_stats for
+     * group_reporting): counts and CPU summed, latencies merged, rates summed, the longest
+     * run time kept, the first error kept.
+     */
+    void add(JobStats o) {
+        read.add(o.read);
+        write.add(o.write);
+        syncLat.add(o.syncLat);
+        syncIos += o.syncIos;
+        for (int i = 0; i < depthMap.length; i++) {
+            depthMap[i] += o.depthMap[i];
+            submitMap[i] += o.submitMap[i];
+            completeMap[i] += o.completeMap[i];
+        }
+        totalSubmit += o.totalSubmit;
+        totalComplete += o.totalComplete;
+        runtimeNanos = Math.max(runtimeNanos, o.runtimeNanos);
+        totalRunNanos += o.totalRunNanos;
+        cpu = cpu.plus(o.cpu);
+        if (error == 0 && o.error != 0) {
+            error = o.error;
+            errorText = o.errorText;
+        }
+    }
+
     DirStats dir(int ddir) {
         return ddir == Ddir.READ ? read : write;
     }

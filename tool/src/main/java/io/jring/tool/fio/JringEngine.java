@@ -42,15 +42,17 @@ final class JringEngine implements IoEngine {
     private Arena arena;
     private MemorySegment[] bufs;
     private boolean fixedBufs;
-    private int bs;
+    /** Every I/O is a whole buffer: prep's own length is right and no len() is set. */
+    private boolean fixedBs;
     private int depth;
     private int batchSubmit;
     private int completeMin;
     private int completeMax;
 
-    // Per slot (index = userData): direction, offset, start and submission times.
+    // Per slot (index = userData): direction, offset, length, start and submission times.
     private byte[] slotDir;
     private long[] slotOffset;
+    private int[] slotLen;
     private long[] slotStart;
     private long[] slotIssue;
     /** Free slots, a stack of {@code nfree}. */
@@ -68,19 +70,22 @@ final class JringEngine implements IoEngine {
     public void open(Job job) throws IOException {
         this.job = job;
         JobSpec spec = job.spec;
-        bs = spec.bs();
+        int bs = spec.maxBs();
+        fixedBs = spec.bs().fixed(spec.rw());
         depth = spec.iodepth();
         batchSubmit = spec.batchSubmit();
         completeMin = spec.batchCompleteMin();
         completeMax = spec.batchCompleteMax();
         fixedBufs = spec.fixedBufs();
+        openFile(job);
         try {
-            fd = Fds.open(job.file, EngineFiles.openFlags(spec), 0);
             ring = IoUring.builder().entries(depth).flags(Setup.SINGLE_ISSUER)
                     .waitSpin(Duration.ofNanos(spec.waitSpinNanos())).build();
-            if (spec.direct() && depth > 1) {
-                // Direct I/O blocks an io-wq worker per request: allow iodepth of them
-                // (Linux's default bounded limit is min(entries, 4 * CPUs)).
+            if (depth > 1) {
+                // A read that misses the page cache, like direct I/O, blocks an io-wq worker
+                // until the device answers; Linux keeps iodepth of them at the device without
+                // workers (async buffered reads), so allow iodepth workers (Linux's default
+                // bounded limit is min(entries, 4 * CPUs)).
                 ring.registerIoWqMaxWorkers(depth, 0);
             }
             arena = Arena.ofConfined();
@@ -104,6 +109,7 @@ final class JringEngine implements IoEngine {
         }
         slotDir = new byte[depth];
         slotOffset = new long[depth];
+        slotLen = new int[depth];
         slotStart = new long[depth];
         slotIssue = new long[depth];
         free = new int[depth];
@@ -113,6 +119,7 @@ final class JringEngine implements IoEngine {
         }
         nfree = depth;
         warmUp();
+        job.fileOpened(fd);   // after the warm-up read: the run starts with what invalidate promised
     }
 
     /**
@@ -131,6 +138,33 @@ final class JringEngine implements IoEngine {
         sqe.flags(sqeFlags).userData(-1);
         ring.submit();
         ring.cqeSeen(ring.waitCqe());
+    }
+
+    private void openFile(Job job) throws OpenFailure {
+        try {
+            fd = Fds.open(job.file, EngineFiles.openFlags(job.spec), 0);
+        } catch (IoUringException e) {
+            throw new OpenFailure(e.errno(), "cannot open " + job.file, e);
+        }
+    }
+
+    /** Opens the file again for the next pass, then closes the old descriptor (the ring, buffers and slots stay). */
+    @Override
+    public void reopen(Job job) throws IOException {
+        int old = fd;
+        openFile(job);
+        job.fileOpened(fd);
+        try {
+            if (job.spec.registerFiles()) {
+                ring.updateFiles(0, new int[] {fd});
+            } else {
+                sqeFd = fd;
+            }
+        } catch (IoUringException e) {
+            throw new OpenFailure(e.errno(), "cannot register " + job.file + " again", e);
+        } finally {
+            Fds.close(old);
+        }
     }
 
     @Override
@@ -163,18 +197,20 @@ final class JringEngine implements IoEngine {
     private boolean fill() {
         long start = System.nanoTime();
         while (inflight + queued < depth) {
-            if (!job.keepIssuing(start)) {
+            if (!job.nextIo(start)) {
                 return false;
             }
-            int dir = job.nextDir();
+            int dir = job.ioDir();
             int slot = free[--nfree];
             Sqe sqe = ring.getSqe();
             long offset = 0;
+            int len = 0;
             if (dir == Ddir.SYNC) {
                 // An fsync after N writes covers the writes before it: drain them first.
                 sqe.prepFsync(sqeFd, 0).flags(sqeFlags | SqeFlags.IO_DRAIN);
             } else {
-                offset = job.nextOffset(dir);
+                offset = job.ioOffset();
+                len = job.ioLength();
                 MemorySegment buf = bufs[slot];
                 if (dir == Ddir.READ) {
                     if (fixedBufs) {
@@ -187,6 +223,9 @@ final class JringEngine implements IoEngine {
                 } else {
                     sqe.prepWrite(sqeFd, buf, offset);
                 }
+                if (!fixedBs) {
+                    sqe.len(len);   // a size from a range: part of the slot's buffer
+                }
                 if (sqeFlags != 0) {
                     sqe.flags(sqeFlags);
                 }
@@ -194,6 +233,7 @@ final class JringEngine implements IoEngine {
             sqe.userData(slot);
             slotDir[slot] = (byte) dir;
             slotOffset[slot] = offset;
+            slotLen[slot] = len;
             slotStart[slot] = start;
             pending[queued++] = slot;
             if (queued >= batchSubmit) {
@@ -276,7 +316,7 @@ final class JringEngine implements IoEngine {
         if (slotDir[slot] == Ddir.SYNC) {
             job.completeSync(res, slotStart[slot], reapNanos);
         } else {
-            job.complete(slotDir[slot], res, bs, slotOffset[slot], slotStart[slot], slotIssue[slot], reapNanos, true);
+            job.complete(slotDir[slot], res, slotLen[slot], slotOffset[slot], slotStart[slot], slotIssue[slot], reapNanos, true);
         }
         free[nfree++] = slot;
         inflight--;

@@ -15,47 +15,60 @@ import java.util.Map;
 final class JsonReport {
     private JsonReport() {}
 
-    static String render(List<Job> jobs, GroupStats group, String version) {
+    static String render(List<ReportedJob> entries, Map<String, String> globalOptions, String version) {
         long nowMs = System.currentTimeMillis();
         JsonOut j = new JsonOut().beginObject();
         j.field("fio version", version);
         j.field("timestamp", nowMs / 1000);
         j.field("timestamp_ms", nowMs);
         j.field("time", NormalReport.ctime(new Date(nowMs)));
+        if (!globalOptions.isEmpty()) {
+            j.beginObject("global options");
+            for (Map.Entry<String, String> e : globalOptions.entrySet()) {
+                j.field(e.getKey(), e.getValue());
+            }
+            j.endObject();
+        }
+        int groups = ReportedJob.groups(entries);
+        GroupStats[] stats = new GroupStats[groups];
+        for (int g = 0; g < groups; g++) {
+            stats[g] = GroupStats.of(entries, g);
+        }
         j.beginArray("jobs");
-        for (Job job : jobs) {
-            job(j, job, group);
+        for (ReportedJob entry : entries) {
+            job(j, entry, stats[entry.groupId()]);
         }
         j.endArray();
         j.endObject();
         return j + "\n";
     }
 
-    private static void job(JsonOut j, Job job, GroupStats group) {
-        JobStats ts = job.stats;
+    private static void job(JsonOut j, ReportedJob entry, GroupStats group) {
+        JobStats ts = entry.stats();
+        JobSpec spec = entry.spec();
         j.beginElement();
-        j.field("jobname", job.spec.name());
-        j.field("groupid", 0);
+        j.field("jobname", entry.name());
+        j.field("groupid", entry.groupId());
         j.field("error", ts.error);
         j.field("eta", 0);
         j.field("elapsed", (ts.totalRunNanos + 999_999_999L) / 1_000_000_000L);
         j.beginObject("job options");
-        for (Map.Entry<String, String> e : job.spec.givenOptions().entrySet()) {
+        for (Map.Entry<String, String> e : spec.givenOptions().entrySet()) {
             j.field(e.getKey(), e.getValue());
         }
         j.endObject();
-        boolean latPercentiles = job.spec.latPercentiles();
-        dir(j, "read", ts.read, ts, group.agg[Ddir.READ], latPercentiles);
-        dir(j, "write", ts.write, ts, group.agg[Ddir.WRITE], latPercentiles);
-        dir(j, "trim", new DirStats(), ts, 0, latPercentiles);
+        boolean latPercentiles = spec.latPercentiles();
+        double[] plist = spec.percentiles();
+        dir(j, "read", ts.read, ts, group.agg[Ddir.READ], latPercentiles, plist);
+        dir(j, "write", ts.write, ts, group.agg[Ddir.WRITE], latPercentiles, plist);
+        dir(j, "trim", new DirStats(), ts, 0, latPercentiles, plist);
         j.beginObject("sync");
         j.field("total_ios", ts.syncIos);
-        lat(j, "lat_ns", ts.syncLat, true);
+        lat(j, "lat_ns", ts.syncLat, true, plist);
         j.endObject();
-        double run = Math.max(1, ts.totalRunNanos);
         j.field("job_runtime", ts.totalRunNanos / 1_000_000);
-        j.field("usr_cpu", ts.cpu.userNanos() * 100.0 / run);
-        j.field("sys_cpu", ts.cpu.systemNanos() * 100.0 / run);
+        j.field("usr_cpu", CpuUsage.percentOf(ts.cpu.userNanos(), ts.totalRunNanos));
+        j.field("sys_cpu", CpuUsage.percentOf(ts.cpu.systemNanos(), ts.totalRunNanos));
         j.field("ctx", ts.cpu.contextSwitches());
         j.field("majf", ts.cpu.majorFaults());
         j.field("minf", ts.cpu.minorFaults());
@@ -67,14 +80,14 @@ final class JsonReport {
         buckets(j, "latency_ns", b.nsec, LatencyBuckets.BOUNDS);
         buckets(j, "latency_us", b.usec, LatencyBuckets.BOUNDS);
         buckets(j, "latency_ms", b.msec, LatencyBuckets.MSEC_BOUNDS);
-        j.field("latency_depth", job.spec.iodepth());
+        j.field("latency_depth", spec.iodepth());
         j.field("latency_target", 0);
         j.field("latency_percentile", 100.0);
         j.field("latency_window", 0);
         j.endObject();
     }
 
-    private static void dir(JsonOut j, String name, DirStats d, JobStats ts, long groupAgg, boolean latPercentiles) {
+    private static void dir(JsonOut j, String name, DirStats d, JobStats ts, long groupAgg, boolean latPercentiles, double[] plist) {
         long runMs = d.ios == 0 ? 0 : GroupStats.runtimeMs(ts);
         long bwBytes = runMs == 0 ? 0 : d.bytes * 1000 / runMs;
         double iops = runMs == 0 ? 0.0 : 1000.0 * d.ios / runMs;
@@ -88,9 +101,9 @@ final class JsonReport {
         j.field("total_ios", d.ios);
         j.field("short_ios", d.shortIos);
         j.field("drop_ios", 0);
-        lat(j, "slat_ns", d.slat, false);
-        lat(j, "clat_ns", d.clat, true);
-        lat(j, "lat_ns", d.lat, latPercentiles);
+        lat(j, "slat_ns", d.slat, false, plist);
+        lat(j, "clat_ns", d.clat, true, plist);
+        lat(j, "lat_ns", d.lat, latPercentiles, plist);
         boolean bwSampled = d.bw.samples() > 0;
         double perAgg = 0.0;
         if (bwSampled) {
@@ -111,7 +124,7 @@ final class JsonReport {
     }
 
     /** fio's add_ddir_lat_json: min/max/mean/stddev/N and, when asked and sampled, the percentiles. */
-    private static void lat(JsonOut j, String name, LatencyStat lat, boolean percentiles) {
+    private static void lat(JsonOut j, String name, LatencyStat lat, boolean percentiles, double[] plist) {
         IoStat s = lat.stat;
         j.beginObject(name);
         j.field("min", s.min());
@@ -120,10 +133,10 @@ final class JsonReport {
         j.field("stddev", s.stddev());
         j.field("N", s.samples());
         if (percentiles && s.samples() > 0) {
-            long[] values = lat.percentiles();
+            long[] values = lat.percentiles(plist);
             j.beginObject("percentile");
             for (int i = 0; i < values.length; i++) {
-                j.field(String.format(Locale.ROOT, "%f", LatencyStat.PERCENTILES[i]), values[i]);
+                j.field(String.format(Locale.ROOT, "%f", plist[i]), values[i]);
             }
             j.endObject();
         }

@@ -27,11 +27,17 @@ final class LatencyStat {
         return stat.samples();
     }
 
-    /** The value at each of {@link #PERCENTILES}, in ns. */
-    long[] percentiles() {
-        long[] values = new long[PERCENTILES.length];
+    /** Adds {@code o}'s samples (a group's latencies). */
+    void add(LatencyStat o) {
+        stat.add(o.stat);
+        histogram.add(o.histogram);
+    }
+
+    /** The value at each of {@code list} (percent), in ns. */
+    long[] percentiles(double[] list) {
+        long[] values = new long[list.length];
         for (int i = 0; i < values.length; i++) {
-            values[i] = histogram.getValueAtPercentile(PERCENTILES[i]);
+            values[i] = histogram.getValueAtPercentile(list[i]);
         }
         return values;
     }

@@ -17,23 +17,45 @@ final class NormalReport {
 
     private static final String[] GROUP_NAMES = {"   READ", "  WRITE"};
 
-    /** fio's first lines: the job description, the version, "Starting N threads". */
-    static void printPreamble(PrintWriter out, JobSpec spec, String version) {
-        String bs = spec.bs() + "B-" + spec.bs() + "B";
-        out.printf(Locale.ROOT, "%s: (g=0): rw=%s, bs=(R) %s, (W) %s, (T) %s, ioengine=%s, iodepth=%d%n",
-                spec.name(), spec.rw(), bs, bs, bs, spec.ioengine(), spec.requestedIodepth());
+    /**
+     * fio's first lines: per job definition its description ("..." under it when it has
+     * clones), the version, "Starting N threads".
+     */
+    static void printPreamble(PrintWriter out, List<Job> jobs, String version) {
+        for (Job job : jobs) {
+            JobSpec spec = job.spec;
+            if (job.number == 0) {
+                out.printf(Locale.ROOT, "%s: (g=%d): rw=%s, bs=%s, ioengine=%s, iodepth=%d%n",
+                        spec.name(), job.groupId, spec.rw(), spec.bs().describe(), spec.ioengine(), spec.requestedIodepth());
+            } else if (job.number == 1) {
+                out.println("...");
+            }
+        }
         out.println(version);
-        out.printf("Starting %d thread%s%n", spec.numjobs(), spec.numjobs() == 1 ? "" : "s");
+        out.printf("Starting %d thread%s%n", jobs.size(), jobs.size() == 1 ? "" : "s");
         out.flush();
     }
 
-    static void print(PrintWriter out, List<Job> jobs, GroupStats group) {
+    /** The entries, then each group's "Run status group N (all jobs)" summary. */
+    static void print(PrintWriter out, List<ReportedJob> entries) {
         String now = ctime(new Date());
         long pid = ProcessHandle.current().pid();
-        for (Job job : jobs) {
-            printJob(out, job, group, pid, now);
+        int groups = ReportedJob.groups(entries);
+        GroupStats[] stats = new GroupStats[groups];
+        for (int g = 0; g < groups; g++) {
+            stats[g] = GroupStats.of(entries, g);
         }
-        out.printf("%nRun status group 0 (all jobs):%n");
+        for (ReportedJob entry : entries) {
+            printJob(out, entry, stats[entry.groupId()], pid, now);
+        }
+        for (int g = 0; g < groups; g++) {
+            printGroup(out, g, stats[g]);
+        }
+        out.flush();
+    }
+
+    private static void printGroup(PrintWriter out, int groupId, GroupStats group) {
+        out.printf("%nRun status group %d (all jobs):%n", groupId);
         for (int ddir = Ddir.READ; ddir <= Ddir.WRITE; ddir++) {
             if (group.maxRunMs[ddir] == 0) {
                 continue;
@@ -50,7 +72,6 @@ final class NormalReport {
                     Num2Str.of(group.ioBytes[ddir], false, Num2Str.BYTE),
                     group.minRunMs[ddir], group.maxRunMs[ddir]);
         }
-        out.flush();
     }
 
     /** C's ctime(3) without the newline: "Mon Nov 30 04:10:48 2026". */
@@ -58,28 +79,30 @@ final class NormalReport {
         return new SimpleDateFormat("EEE MMM dd HH:mm:ss yyyy", Locale.ROOT).format(date).replaceFirst(" 0(\\d) ", "  $1 ");
     }
 
-    private static void printJob(PrintWriter out, Job job, GroupStats group, long pid, String now) {
-        JobStats ts = job.stats;
+    private static void printJob(PrintWriter out, ReportedJob entry, GroupStats group, long pid, String now) {
+        JobStats ts = entry.stats();
+        JobSpec spec = entry.spec();
         if (ts.error == 0) {
-            out.printf(Locale.ROOT, "%s: (groupid=0, jobs=1): err=%2d: pid=%d: %s%n", job.spec.name(), 0, pid, now);
+            out.printf(Locale.ROOT, "%s: (groupid=%d, jobs=%d): err=%2d: pid=%d: %s%n", entry.name(), entry.groupId(),
+                    entry.members(), 0, pid, now);
         } else {
-            out.printf(Locale.ROOT, "%s: (groupid=0, jobs=1): err=%2d (func=%s, error=%s): pid=%d: %s%n", job.spec.name(),
-                    ts.error, ts.errorText.startsWith("io_u error") ? "io_u error" : "engine", ErrnoText.of(ts.error), pid, now);
+            out.printf(Locale.ROOT, "%s: (groupid=%d, jobs=%d): err=%2d (func=%s, error=%s): pid=%d: %s%n", entry.name(),
+                    entry.groupId(), entry.members(), ts.error, ts.errorText.startsWith("io_u error") ? "io_u error" : "engine",
+                    ErrnoText.of(ts.error), pid, now);
         }
         for (int ddir = Ddir.READ; ddir <= Ddir.WRITE; ddir++) {
             if (ts.dir(ddir).bytes > 0) {
-                printDir(out, ddir, ts, group, job.spec.latPercentiles());
+                printDir(out, ddir, ts, group, spec);
             }
         }
         printLatencyBuckets(out, LatencyBuckets.of(ts));
         if (ts.syncLat.samples() > 0) {
             out.println("  fsync/fdatasync/sync_file_range:");
             printLat(out, "sync", ts.syncLat.stat);
-            printPercentiles(out, "sync", ts.syncLat);
+            printPercentiles(out, "sync", ts.syncLat, spec.percentiles());
         }
-        double run = Math.max(1, ts.totalRunNanos);
         out.printf(Locale.ROOT, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%d, majf=%d, minf=%d%n",
-                ts.cpu.userNanos() * 100.0 / run, ts.cpu.systemNanos() * 100.0 / run,
+                CpuUsage.percentOf(ts.cpu.userNanos(), ts.totalRunNanos), CpuUsage.percentOf(ts.cpu.systemNanos(), ts.totalRunNanos),
                 ts.cpu.contextSwitches(), ts.cpu.majorFaults(), ts.cpu.minorFaults());
         double[] d = dist(ts.depthMap, sum(ts.depthMap));
         out.printf(Locale.ROOT, "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, >=64=%3.1f%%%n",
@@ -92,10 +115,10 @@ final class NormalReport {
                 d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
         out.printf(Locale.ROOT, "     issued rwts: total=%d,%d,0,0 short=%d,%d,0,0 dropped=0,0,0,0%n",
                 ts.read.ios, ts.write.ios, ts.read.shortIos, ts.write.shortIos);
-        out.printf(Locale.ROOT, "     latency   : target=0, window=0, percentile=100.00%%, depth=%d%n", job.spec.iodepth());
+        out.printf(Locale.ROOT, "     latency   : target=0, window=0, percentile=100.00%%, depth=%d%n", spec.iodepth());
     }
 
-    private static void printDir(PrintWriter out, int ddir, JobStats ts, GroupStats group, boolean latPercentiles) {
+    private static void printDir(PrintWriter out, int ddir, JobStats ts, GroupStats group, JobSpec spec) {
         DirStats d = ts.dir(ddir);
         long runMs = GroupStats.runtimeMs(ts);
         long bw = d.bytes * 1000 / runMs;
@@ -113,10 +136,10 @@ final class NormalReport {
             printLat(out, " lat", d.lat.stat);
         }
         if (d.clat.samples() > 0) {
-            printPercentiles(out, "clat", d.clat);
+            printPercentiles(out, "clat", d.clat, spec.percentiles());
         }
-        if (latPercentiles && d.lat.samples() > 0) {
-            printPercentiles(out, "lat", d.lat);
+        if (spec.latPercentiles() && d.lat.samples() > 0) {
+            printPercentiles(out, "lat", d.lat, spec.percentiles());
         }
         if (d.bw.samples() > 0) {
             double mean = d.bw.mean();
@@ -169,8 +192,8 @@ final class NormalReport {
     }
 
     /** fio's show_clat_percentiles, precision 2. */
-    private static void printPercentiles(PrintWriter out, String pre, LatencyStat lat) {
-        long[] values = lat.percentiles();
+    private static void printPercentiles(PrintWriter out, String pre, LatencyStat lat, double[] plist) {
+        long[] values = lat.percentiles(plist);
         long minv = Long.MAX_VALUE;
         long maxv = 0;
         for (long v : values) {
@@ -196,9 +219,13 @@ final class NormalReport {
         out.printf("    %s percentiles (%s):%n     |", pre, unit);
         long scaledMax = maxv / divisor;
         int timeWidth = Math.max(5, scaledMax <= 0 ? 0 : (int) (Math.log10(scaledMax) + 1));
-        int perLine = (80 - 7) / (2 + 10 + timeWidth);
-        String fmt = " %5.2fth=[%" + timeWidth + "d]%c";
-        double[] plist = LatencyStat.PERCENTILES;
+        // fio's percentile_precision: as many decimals as the list's most precise value (2 for the default list).
+        int precision = 0;
+        for (double p : plist) {
+            precision = Math.max(precision, Math.max(0, java.math.BigDecimal.valueOf(p).stripTrailingZeros().scale()));
+        }
+        int perLine = (80 - 7) / (precision + 10 + timeWidth);
+        String fmt = " %" + (precision + 3) + "." + precision + "fth=[%" + timeWidth + "d]%c";
         for (int j = 0; j < plist.length; j++) {
             if (j != 0 && j % perLine == 0) {
                 out.print("     |");

@@ -23,24 +23,36 @@ final class PsyncEngine implements IoEngine {
     @Override
     public void open(Job job) throws IOException {
         ctx = SysCallContext.confined();
+        openFile(job);
+        arena = Arena.ofConfined();
+        buf = EngineFiles.buffer(arena, job.spec.maxBs(), 17L * job.number + 1);
+        // One unmeasured, unchecked read first: the first FFM call links its downcall (see JringEngine.warmUp).
+        FileCalls.pread(ctx, fd, buf, job.spec.maxBs(), 0);
+        job.fileOpened(fd);
+    }
+
+    private void openFile(Job job) throws OpenFailure {
         int r = FsCalls.openat(ctx, FsCalls.AT_FDCWD, job.file.toAbsolutePath().toString(), EngineFiles.openFlags(job.spec), 0);
         if (r < 0) {
             close();
             throw new OpenFailure(-r, "cannot open " + job.file, null);
         }
         fd = r;
-        arena = Arena.ofConfined();
-        buf = EngineFiles.buffer(arena, job.spec.bs(), 17L * job.number + 1);
-        // One unmeasured, unchecked read first: the first FFM call links its downcall (see JringEngine.warmUp).
-        FileCalls.pread(ctx, fd, buf, job.spec.bs(), 0);
+    }
+
+    @Override
+    public void reopen(Job job) throws IOException {
+        FsCalls.close(ctx, fd);
+        fd = -1;
+        openFile(job);
+        job.fileOpened(fd);
     }
 
     @Override
     public void run(Job job) {
-        int bs = job.spec.bs();
         long now = System.nanoTime();
-        while (job.keepIssuing(now)) {
-            int dir = job.nextDir();
+        while (job.nextIo(now)) {
+            int dir = job.ioDir();
             long start = System.nanoTime();
             if (dir == Ddir.SYNC) {
                 long r = FsCalls.fsync(ctx, fd);
@@ -48,12 +60,13 @@ final class PsyncEngine implements IoEngine {
                 job.completeSync(r, start, now);
                 continue;
             }
-            long offset = job.nextOffset(dir);
+            long offset = job.ioOffset();
+            int len = job.ioLength();
             long r = dir == Ddir.READ
-                    ? FileCalls.pread(ctx, fd, buf, bs, offset)
-                    : FileCalls.pwrite(ctx, fd, buf, bs, offset);
+                    ? FileCalls.pread(ctx, fd, buf, len, offset)
+                    : FileCalls.pwrite(ctx, fd, buf, len, offset);
             now = System.nanoTime();
-            job.completeInline(dir, r, bs, offset, start, now);
+            job.completeInline(dir, r, len, offset, start, now);
         }
     }
 

@@ -7,7 +7,8 @@ package io.jring.tool.fio;
  * each pass touches every block exactly once; when none is left the pass is over and
  * {@link #take} says so (fio then starts a new pass with a fresh draw). One bit per block,
  * allocated once; the search scans words, which costs little on average (the holes it looks
- * for are many until the very end of a pass). Job-thread only.
+ * for are many until the very end of a pass). An I/O larger than a block marks a run of
+ * blocks ({@link #mark}). Job-thread only.
  */
 final class RandomMap {
     private final long[] words;
@@ -27,12 +28,30 @@ final class RandomMap {
      * it; -1 if every block is used (the pass is over: {@link #reset} and draw again).
      */
     long take(long block) {
-        long b = isUsed(block) ? nextFree(block) : block;
+        long b = firstFree(block);
         if (b >= 0) {
-            words[(int) (b >>> 6)] |= 1L << b;
-            used++;
+            mark(b, 1);
         }
         return b;
+    }
+
+    /** {@code block} if unused, else the next unused block after it (wrapping); -1 if every block is used. */
+    long firstFree(long block) {
+        return isUsed(block) ? nextFree(block) : block;
+    }
+
+    /**
+     * Marks up to {@code n} blocks from the unused {@code block} on, stopping at the first used
+     * one or the end of the map (fio's axmap_set_nr); returns how many it marked, at least 1.
+     */
+    int mark(long block, int n) {
+        int marked = 0;
+        for (long b = block; marked < n && b < blocks && !isUsed(b); b++) {
+            words[(int) (b >>> 6)] |= 1L << b;
+            marked++;
+        }
+        used += marked;
+        return marked;
     }
 
     /** Starts a new pass: every block unused again. */

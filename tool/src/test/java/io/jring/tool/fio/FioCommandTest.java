@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -74,7 +76,7 @@ class FioCommandTest {
         assertEquals(0.0, JsonReader.number(json, "jobs.0.read.slat_ns.N"), "a sync engine has no slat, as in fio");
         assertEquals(0.0, JsonReader.number(json, "jobs.0.write.total_ios"));
         assertEquals("psync", JsonReader.at(json, "jobs.0.job options.ioengine"));
-        assertNoTempFilesLeft();
+        assertEquals(List.of("jring.0.0"), filesIn(dir), "fio's file name for job jring, kept as fio keeps it");
     }
 
     /**
@@ -85,14 +87,14 @@ class FioCommandTest {
     @Test
     void theJitWarmUpRunsBeforeTheClockAndIsNotMeasured() throws IOException {
         long t0 = System.nanoTime();
-        Result r = run("--runtime=300ms", "--jit_warmup=700ms", "--output-format=json");
+        Result r = run("--rw=randread", "--time_based", "--runtime=300ms", "--jit_warmup=700ms", "--output-format=json");
         long wallMillis = (System.nanoTime() - t0) / 1_000_000;
         assertEquals(0, r.exit(), r.err());
         Object json = JsonReader.parse(r.out());
         double runtimeMillis = JsonReader.number(json, "jobs.0.read.runtime");
         assertTrue(runtimeMillis >= 290 && runtimeMillis < 450, "measured " + runtimeMillis + " ms");
         assertTrue(wallMillis >= runtimeMillis + FioRun.WARMUP_MIN_NANOS / 1_000_000, "wall " + wallMillis + " ms");
-        Result normal = run("--runtime=200ms", "--jit_warmup=500ms");
+        Result normal = run("--time_based", "--runtime=200ms", "--jit_warmup=500ms");
         assertEquals(0, normal.exit(), normal.err());
         assertTrue(normal.out().contains("JIT warm-up before the clock"), normal.out());
         assertTrue(!run("--runtime=200ms").out().contains("JIT warm-up"), "--jit_warmup=0: none");
@@ -100,16 +102,14 @@ class FioCommandTest {
 
     @Test
     void theWarmUpJobRunsForItsOwnTimeWithoutRampOrWarmUp() {
-        FioOptions o = new FioOptions();
-        CommandLine.populateCommand(o, "--ramp_time=2", "--runtime=5", "--jit_warmup=3", "--time_based=0", "--size=4M");
-        JobSpec spec = o.toSpec(null);
+        JobSpec spec = FioOptionsTest.parse("--ramp_time=2", "--runtime=5", "--jit_warmup=3", "--time_based=0", "--size=4M");
         JobSpec warm = spec.forJitWarmup(spec.jitWarmupNanos());
         assertEquals(3_000_000_000L, warm.runtimeNanos());
         assertEquals(0L, warm.rampNanos());
         assertEquals(0L, warm.jitWarmupNanos());
         assertTrue(warm.timeBased());
-        assertEquals(List.of(spec.rw(), spec.bs(), spec.iodepth(), spec.size(), spec.direct(), spec.ioengine()),
-                List.of(warm.rw(), warm.bs(), warm.iodepth(), warm.size(), warm.direct(), warm.ioengine()));
+        assertEquals(List.of(spec.rw(), spec.bs(), spec.iodepth(), spec.size(), spec.direct(), spec.ioengine(), spec.invalidate()),
+                List.of(warm.rw(), warm.bs(), warm.iodepth(), warm.size(), warm.direct(), warm.ioengine(), warm.invalidate()));
     }
 
     /** lat_percentiles=1: the total latency gets percentiles too, in JSON and in the normal report, as fio's. */
@@ -168,11 +168,11 @@ class FioCommandTest {
 
     @Test
     void normalReportHasTheIopsLinePercentilesAndGroupStatus() throws IOException {
-        Result r = run("--ioengine=psync", "--runtime=300ms", "--name=small");
+        Result r = run("--ioengine=psync", "--rw=randread", "--runtime=300ms", "--name=small");
         assertEquals(0, r.exit(), r.err());
         String out = r.out();
         assertTrue(out.startsWith("small: (g=0): rw=randread, bs=(R) 4096B-4096B"), out);
-        assertTrue(out.contains("small: Laying out IO file (1 file / 4096KiB)"), out);
+        assertTrue(out.contains("small: Laying out IO file (1 file / 4MiB)"), out);
         assertTrue(out.matches("(?s).*small: \\(groupid=0, jobs=1\\): err= 0: pid=\\d+: .*"), out);
         assertTrue(out.matches("(?s).*\n  read: IOPS=[0-9.]+k?, BW=[0-9.]+[KMG]iB/s \\([0-9.]+[kMG]B/s\\)\\([0-9.]+[KMG]iB/\\d+msec\\)\n.*"), out);
         assertTrue(out.matches("(?s).*\n    clat \\((nsec|usec|msec)\\): min=\\S+, max=\\S+, avg=[0-9.]+, stdev=[0-9.]+\n.*"), out);
@@ -181,12 +181,12 @@ class FioCommandTest {
         assertTrue(out.contains("99.99th=["), out);
         assertTrue(out.contains("  IO depths    : 1=100.0%"), out);
         assertTrue(out.contains("\nRun status group 0 (all jobs):\n   READ: bw="), out);
-        assertNoTempFilesLeft();
+        assertEquals(List.of("small.0.0"), filesIn(dir));
     }
 
     @Test
     void jringEngineRunsRandomReadsAtDepth() {
-        Result r = run("--ioengine=jring", "--iodepth=8", "--runtime=300ms", "--output-format=json");
+        Result r = run("--ioengine=jring", "--rw=randread", "--iodepth=8", "--runtime=300ms", "--output-format=json");
         assertEquals(0, r.exit(), r.err() + r.out());
         Object json = JsonReader.parse(r.out());
         assertEquals(0.0, JsonReader.number(json, "jobs.0.error"), r.err());
@@ -258,16 +258,111 @@ class FioCommandTest {
         assertTrue(r.err().contains("jring-fio: cannot lay out " + notAFile), r.err());
     }
 
+    /** fio reports a job's CPU over its own run time in msec, 0% when it ran for none: never more than all of the CPU. */
     @Test
-    void badOptionsExitWithUsage() {
-        Result r = run("--ioengine=libaio");
-        assertEquals(2, r.exit());
-        assertTrue(r.err().contains("--ioengine=libaio is not a jring engine"), r.err());
+    void aJobThatFailsToOpenItsFileReportsNoCpuBeyondItsRunTime() throws IOException {
+        Path notAFile = Files.createDirectory(dir.resolve("d"));
+        long size = Files.size(notAFile);
+        Result r = run("--filename=" + notAFile, "--size=" + size, "--bs=" + size, "--rw=randwrite", "--ioengine=psync",
+                "--invalidate=1", "--runtime=200ms");
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("cannot open " + notAFile + ": Is a directory"), r.err());
+        Matcher cpu = Pattern.compile("cpu +: usr=([0-9.]+)%, sys=([0-9.]+)%").matcher(r.out());
+        assertTrue(cpu.find(), r.out());
+        assertTrue(Double.parseDouble(cpu.group(1)) + Double.parseDouble(cpu.group(2)) <= 100.0, r.out());
     }
 
-    private void assertNoTempFilesLeft() throws IOException {
+    @Test
+    void aFileThatCannotBeLaidOutSaysWhy() {
+        Path missing = dir.resolve("no/such/dir/file");
+        Result r = run("--filename=" + missing, "--ioengine=psync", "--runtime=200ms");
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().contains("cannot lay out " + missing + ": No such file or directory"), r.err());
+    }
+
+    /**
+     * With no job options the demo runs: the page cache, and its first line says so and which
+     * options that means; its temp file is removed afterwards. (256 MiB for 5 s: the demo as is.)
+     */
+    @Test
+    void theDemoSaysFirstWhatItMeasuresAndRemovesItsTempFile() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = JringCommand.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int exit = cl.execute("fio", "--jit_warmup=0", "--output-format=json", "--eta=never");
+        assertEquals(0, exit, err.toString());
+        assertEquals(FioJobs.demoLine(), err.toString().lines().findFirst().orElse(""), "JSON mode: the line goes to stderr");
+        Object json = JsonReader.parse(out.toString());
+        assertTrue(JsonReader.number(json, "jobs.0.read.iops") > 0);
+        assertEquals("0", JsonReader.at(json, "jobs.0.job options.invalidate"));
+        Path temp = Path.of(System.getProperty("java.io.tmpdir"), "jring-fio.jring." + ProcessHandle.current().pid() + ".0.0");
+        assertTrue(!Files.exists(temp), temp + " removed");
+    }
+
+    @Test
+    void badOptionValuesAreOneLineErrors() {
+        Result r = run("--ioengine=libaio");
+        assertEquals(2, r.exit());
+        assertEquals("jring fio: the command line: ioengine=libaio is not a jring engine: use one of jring, psync, filechannel, "
+                + "afc (fio's io_uring is jring's ring: io_uring or jring)\n", r.err());
+    }
+
+    /** fio: "unrecognized option" and "Did you mean"; jring says both on one line, without a usage dump. */
+    @Test
+    void anUnknownOptionIsOneLineNamingTheNearestKnownOne() {
+        Result r = run("--bsize=4k");
+        assertEquals(2, r.exit());
+        assertEquals("jring fio: unknown option '--bsize' (nearest: --size)\n", r.err());
+        assertEquals("", r.out());
+        assertEquals("jring fio: unknown option '--outptu' (nearest: --output)\n", run("--outptu=x").err());
+    }
+
+    @Test
+    void aRepeatedOptionTheLastOneWins() {
+        Result r = run("--ioengine=psync", "--bs=8k", "--bs=16k", "--output-format=json");
+        assertEquals(0, r.exit(), r.err());
+        Object json = JsonReader.parse(r.out());
+        assertEquals("16k", JsonReader.at(json, "jobs.0.job options.bs"));
+        assertEquals(256.0, JsonReader.number(json, "jobs.0.read.total_ios"), "4 MiB in 16 KiB reads");
+    }
+
+    @Test
+    void outputWritesTheReportToTheFile() throws IOException {
+        Path report = dir.resolve("report.json");
+        Result r = run("--ioengine=psync", "--output-format=json", "--output=" + report);
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("", r.out());
+        assertTrue(JsonReader.number(JsonReader.parse(Files.readString(report)), "jobs.0.read.total_ios") > 0);
+    }
+
+    @Test
+    void percentileListIsWhatTheReportsShow() throws IOException {
+        Result json = run("--ioengine=psync", "--percentile_list=50:99.5", "--output-format=json");
+        assertEquals(0, json.exit(), json.err());
+        assertEquals(List.of("50.000000", "99.500000"), keysOf(JsonReader.at(JsonReader.parse(json.out()), "jobs.0"),
+                "read.clat_ns.percentile"));
+        Result normal = run("--ioengine=psync", "--percentile_list=50:99.5");
+        assertTrue(normal.out().matches("(?s).*\n     \\| 50\\.0th=\\[ *\\d+\\], 99\\.5th=\\[ *\\d+\\]\n.*"), normal.out());
+    }
+
+    @Test
+    void groupReportingShowsAGroupAsOneJobWithItsJobsSummed() {
+        Result r = run("--name=g", "--ioengine=psync", "--numjobs=3", "--group_reporting", "--output-format=json");
+        assertEquals(0, r.exit(), r.err());
+        Object json = JsonReader.parse(r.out());
+        assertEquals(1, ((List<?>) JsonReader.at(json, "jobs")).size());
+        assertEquals(3.0 * 1024, JsonReader.number(json, "jobs.0.read.total_ios"), "three clones of 4 MiB in 4 KiB reads");
+        Result normal = run("--name=g", "--ioengine=psync", "--numjobs=3", "--group_reporting");
+        assertTrue(normal.out().contains("g: (groupid=0, jobs=3): err= 0"), normal.out());
+        assertTrue(normal.out().startsWith("g: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, "
+                + "ioengine=psync, iodepth=1\n...\n"), normal.out());
+    }
+
+    private static List<String> filesIn(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(List.of(), files.toList(), "temp files are removed");
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
         }
     }
 }
