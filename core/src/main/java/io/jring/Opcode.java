@@ -30,6 +30,17 @@ public final class Opcode {
     public static final int MSG_RING = 40;
     public static final int SOCKET = 45;
 
+    // Sockets set up through the ring, and data moved between pipes, files and sockets
+    // without a user buffer (issue 23).
+    /** splice(2) between a pipe and a file, socket or pipe ({@link Sqe#prepSplice}). */
+    public static final int SPLICE = 30;
+    /** tee(2): duplicates pipe data into another pipe ({@link Sqe#prepTee}). */
+    public static final int TEE = 33;
+    /** bind(2) ({@link Sqe#prepBind}). */
+    public static final int BIND = 56;
+    /** listen(2) ({@link Sqe#prepListen}). */
+    public static final int LISTEN = 57;
+
     /** One past the highest opcode number Linux defines today; higher numbers are invalid. */
     public static final int LAST = 59;
 
