@@ -41,8 +41,11 @@ public final class Opcode {
     /** listen(2) ({@link Sqe#prepListen}). */
     public static final int LISTEN = 57;
 
-    /** One past the highest opcode number Linux defines today; higher numbers are invalid. */
-    public static final int LAST = 59;
+    /**
+     * One past the highest opcode number Linux defines today (6.18's IORING_OP_LAST, after
+     * IORING_OP_PIPE); higher numbers are invalid.
+     */
+    public static final int LAST = 63;
 
     private static final String[] NAMES = new String[LAST];
 
@@ -106,6 +109,10 @@ public final class Opcode {
         NAMES[56] = "BIND";
         NAMES[57] = "LISTEN";
         NAMES[58] = "RECV_ZC";
+        NAMES[59] = "EPOLL_WAIT";
+        NAMES[60] = "READV_FIXED";
+        NAMES[61] = "WRITEV_FIXED";
+        NAMES[62] = "PIPE";
     }
 
     /** The Linux name of an opcode ("READ", "NOP", ...), or "OP_n" for an unknown number. */
