@@ -10,6 +10,7 @@ import static io.jring.conformance.ConformanceSupport.sqe;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jring.Errno;
 import io.jring.Fds;
@@ -22,10 +23,12 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -158,6 +161,30 @@ class BindListenTest {
             sqe(ring).prepBind(sock, Fds.localAddress(taken)).userData(2);
             ring.submit();
             assertEquals(cqe(2, -Errno.EADDRINUSE), next(ring));
+        }
+    }
+
+    /**
+     * Linux 6.18's io_bind_prep sends a BIND that creates a file (an AF_UNIX path, not an
+     * abstract name) to io-wq, so a NOP submitted after it completes first.
+     */
+    @ParameterizedTest(name = "setup 0x{0}")
+    @MethodSource("io.jring.conformance.ConformanceSupport#ringKinds")
+    void aBindToAFilesystemPathRunsInIoWq(int setup, @TempDir Path dir) {
+        try (OpenFds fds = new OpenFds(); IoUring ring = ring(setup); Arena arena = Arena.ofConfined()) {
+            sqe(ring).prepSocket(AF_UNIX, Fds.SOCK_STREAM, 0).userData(1);
+            ring.submit();
+            int sock = fds.add(next(ring).res());
+            Path path = dir.resolve("bound.sock");
+            byte[] name = (path + "\0").getBytes(StandardCharsets.US_ASCII);
+            MemorySegment sa = arena.allocate(2 + name.length);
+            sa.set(JAVA_BYTE, 0, (byte) AF_UNIX);
+            MemorySegment.copy(name, 0, sa, JAVA_BYTE, 2, name.length);
+            sqe(ring).prepBind(sock, sa, (int) sa.byteSize()).userData(2);
+            sqe(ring).prepNop().userData(3);
+            assertEquals(2, ring.submit());
+            assertEquals(List.of(cqe(3, 0), cqe(2, 0)), next(ring, 2));
+            assertTrue(java.nio.file.Files.exists(path), "bind(2) made the socket file");
         }
     }
 

@@ -178,6 +178,14 @@ final class BindListenScenarios {
                         bindUnix("#0", "b").fixed().ud(3))
                 .expect(cqe(1, 0), cqe(2, 0), cqe(3, EINVAL))
                 .build());
+        all.add(Scenario.named("bind-listen: BIND to an AF_UNIX path runs in io-wq, so a NOP after it completes first",
+                        "net.c")
+                .submit(custom("BIND(p0.r, /tmp/jring-...)", (w, e) -> {
+                    MemorySegment a = e.bytes("\u0001\u0000/tmp/" + e.unique("never-made") + "\u0000");
+                    w.prepBind(e.fd("p0.r"), a, (int) a.byteSize());
+                }).ud(1), tail())
+                .expect(cqe(99, 0), cqe(1, ENOTSOCK))
+                .build());
         all.add(Scenario.named("bind-listen: a failed BIND breaks its link", "bind-listen.c")
                 .submit(bindUnix("p0.r", "a").ud(1).link(), tail())
                 .expect(cqe(1, ENOTSOCK), cqe(99, ECANCELED))
