@@ -248,6 +248,25 @@ public final class IoUring implements AutoCloseable {
         return ctx.registration().registerIoWqMaxWorkers(bounded, unbound);
     }
 
+    /**
+     * Which opcodes, SQE flags and setup flags this jring supports (Linux's
+     * IORING_REGISTER_PROBE), an entry for every opcode up to {@link Probe#lastOp()}: check
+     * {@link Probe#opcodeSupported} at startup, as liburing's io_uring_get_probe_ring users do.
+     */
+    public Probe probe() {
+        return probe(Opcode.LAST);
+    }
+
+    /**
+     * IORING_REGISTER_PROBE with room for {@code nrOps} entries: the probe holds the first
+     * {@code min(nrOps, Opcode.LAST)} opcodes ({@link Probe#opsLen()}; 0 gives only
+     * {@link Probe#lastOp()}). A negative count is EINVAL.
+     */
+    public Probe probe(int nrOps) {
+        ctx.checkOpen();
+        return Probe.of(nrOps);
+    }
+
     /** Cancels everything in flight, waits for it to finish and releases the ring. Idempotent. */
     @Override
     public void close() {

@@ -55,8 +55,22 @@ public final class Opcode {
     /** Create a socket ({@code prepSocket}). */
     public static final int SOCKET = 45;
 
-    /** One past the highest opcode number Linux defines today; higher numbers are invalid. */
-    public static final int LAST = 59;
+    // Sockets set up through the ring, and data moved between pipes, files and sockets
+    // without a user buffer (issue 23).
+    /** splice(2) between a pipe and a file, socket or pipe ({@link Sqe#prepSplice}). */
+    public static final int SPLICE = 30;
+    /** tee(2): duplicates pipe data into another pipe ({@link Sqe#prepTee}). */
+    public static final int TEE = 33;
+    /** bind(2) ({@link Sqe#prepBind}). */
+    public static final int BIND = 56;
+    /** listen(2) ({@link Sqe#prepListen}). */
+    public static final int LISTEN = 57;
+
+    /**
+     * One past the highest opcode number Linux defines today (6.18's IORING_OP_LAST, after
+     * IORING_OP_PIPE); higher numbers are invalid.
+     */
+    public static final int LAST = 63;
 
     private static final String[] NAMES = new String[LAST];
 
@@ -120,6 +134,10 @@ public final class Opcode {
         NAMES[56] = "BIND";
         NAMES[57] = "LISTEN";
         NAMES[58] = "RECV_ZC";
+        NAMES[59] = "EPOLL_WAIT";
+        NAMES[60] = "READV_FIXED";
+        NAMES[61] = "WRITEV_FIXED";
+        NAMES[62] = "PIPE";
     }
 
     /**

@@ -18,8 +18,8 @@ public final class Sqe {
     /** {@code IORING_ACCEPT_MULTISHOT}, in {@code ioprio} of an ACCEPT. */
     public static final int ACCEPT_MULTISHOT = 1;
     /**
-     * {@code IORING_FILE_INDEX_ALLOC}: as an SQE's {@code fileIndex} (OPENAT, MSG_RING
-     * SEND_FD), any free slot of the fixed-file table; the result is the slot.
+     * {@code IORING_FILE_INDEX_ALLOC}: as an SQE's {@code fileIndex} (OPENAT, SOCKET, ACCEPT,
+     * MSG_RING SEND_FD), any free slot of the fixed-file table; the result is the slot.
      */
     public static final int FILE_INDEX_ALLOC = 0xFFFFFFFF;
 
@@ -469,6 +469,126 @@ public final class Sqe {
         return rw(Opcode.SHUTDOWN, fd, null, how, 0);
     }
 
+    // ---- sockets set up through the ring, direct descriptors, splice and tee (issue 23) ----
+
+    /** liburing's __io_uring_set_target_fixed_file: slot + 1, FILE_INDEX_ALLOC kept. */
+    private static int targetSlot(int fileIndex) {
+        return fileIndex == FILE_INDEX_ALLOC ? FILE_INDEX_ALLOC : fileIndex + 1;
+    }
+
+    /**
+     * BIND (liburing's io_uring_prep_bind): binds socket {@code fd} (with
+     * {@link SqeFlags#FIXED_FILE}, a fixed-file slot) to the {@code addrlen}-byte sockaddr at
+     * {@code addr}, as bind(2). The SQE holds the address in {@code addr} and its length in
+     * {@code off} (the kernel's addr2); the address is copied when the SQE is submitted. The
+     * CQE's res is 0 or bind(2)'s -errno (-EADDRINUSE, -EINVAL...), -ENOTSOCK or -EBADF.
+     */
+    public Sqe prepBind(int fd, MemorySegment addr, int addrlen) {
+        return rw(Opcode.BIND, fd, addr, 0, addrlen);
+    }
+
+    /** {@link #prepBind(int, MemorySegment, int)} with an IPv4 or IPv6 address, encoded when submitted. */
+    public Sqe prepBind(int fd, InetSocketAddress address) {
+        rw(Opcode.BIND, fd, null, 0, 0);
+        arg = address;
+        return this;
+    }
+
+    /**
+     * LISTEN (liburing's io_uring_prep_listen): listen(2) on socket {@code fd} (with
+     * {@link SqeFlags#FIXED_FILE}, a slot) with {@code backlog} in {@code len}. An unbound
+     * TCP socket gets an ephemeral port. Res 0 or -errno (-EOPNOTSUPP for a datagram socket).
+     */
+    public Sqe prepListen(int fd, int backlog) {
+        return rw(Opcode.LISTEN, fd, null, backlog, 0);
+    }
+
+    /**
+     * CONNECT with liburing's layout (io_uring_prep_connect): the {@code addrlen}-byte
+     * sockaddr at {@code addr}, any family (AF_UNIX too), copied when submitted. Otherwise as
+     * {@link #prepConnect(int, InetSocketAddress)}.
+     */
+    public Sqe prepConnect(int fd, MemorySegment addr, int addrlen) {
+        return rw(Opcode.CONNECT, fd, addr, 0, addrlen);
+    }
+
+    /**
+     * SOCKET into fixed-file slot {@code fileIndex} (0-based; liburing's
+     * io_uring_prep_socket_direct): res 0, or -ENXIO without a file table, -EINVAL past it.
+     * {@link #FILE_INDEX_ALLOC} picks a free slot as {@link #prepSocketDirectAlloc} does.
+     * SOCK_CLOEXEC in {@code type} is -EINVAL: a slot has no descriptor to close on exec.
+     */
+    public Sqe prepSocketDirect(int domain, int type, int protocol, int fileIndex) {
+        prepSocket(domain, type, protocol);
+        this.fileIndex = targetSlot(fileIndex);
+        return this;
+    }
+
+    /**
+     * SOCKET into any free fixed-file slot (liburing's io_uring_prep_socket_direct_alloc):
+     * res is the slot, or -ENFILE when none is free or no table is registered.
+     */
+    public Sqe prepSocketDirectAlloc(int domain, int type, int protocol) {
+        prepSocket(domain, type, protocol);
+        this.fileIndex = FILE_INDEX_ALLOC;
+        return this;
+    }
+
+    /**
+     * ACCEPT into fixed-file slot {@code fileIndex} (0-based, or {@link #FILE_INDEX_ALLOC};
+     * liburing's io_uring_prep_accept_direct without the peer address): res 0 (the slot
+     * with ALLOC), or the install's -ENXIO / -EINVAL / -ENFILE, the connection then closed.
+     */
+    public Sqe prepAcceptDirect(int listenFd, int flags, int fileIndex) {
+        prepAccept(listenFd, flags);
+        this.fileIndex = targetSlot(fileIndex);
+        return this;
+    }
+
+    /**
+     * Multishot ACCEPT whose connections each take a free fixed-file slot (liburing's
+     * io_uring_prep_multishot_accept_direct): every CQE's res is a slot, with
+     * {@link CqeFlags#MORE} while it stays armed; -ENFILE ends it when the table is full.
+     */
+    public Sqe prepMultishotAcceptDirect(int listenFd, int flags) {
+        prepMultishotAccept(listenFd, flags);
+        this.fileIndex = FILE_INDEX_ALLOC;
+        return this;
+    }
+
+    /**
+     * SPLICE (liburing's io_uring_prep_splice): moves up to {@code nbytes} (unsigned) from
+     * {@code fdIn} to {@code fdOut}, one of which must be a pipe, as splice(2). An offset of -1
+     * means the file's position (which moves); a pipe's offset must be -1 (else -ESPIPE).
+     * {@code spliceFlags} are {@link Splice} bits; with {@link Splice#F_FD_IN_FIXED}
+     * {@code fdIn} is a fixed-file slot, with {@link SqeFlags#FIXED_FILE} {@code fdOut} is.
+     * It runs in io-wq and, without {@link Splice#F_NONBLOCK}, waits for data or room.
+     * Res: the bytes moved, 0 at EOF, or -errno; a short splice breaks a link.
+     * The SQE holds {@code fdOut} in {@code fd}, {@code offOut} in {@code off}, {@code fdIn}
+     * in {@code fileIndex} (the kernel's splice_fd_in) and {@code offIn} in {@code addr2}
+     * (the kernel's splice_off_in, which shares addr's place).
+     */
+    public Sqe prepSplice(int fdIn, long offIn, int fdOut, long offOut, int nbytes, int spliceFlags) {
+        rw(Opcode.SPLICE, fdOut, null, nbytes, offOut);
+        addr2 = offIn;
+        fileIndex = fdIn;
+        opFlags = spliceFlags;
+        return this;
+    }
+
+    /**
+     * TEE (liburing's io_uring_prep_tee): copies up to {@code nbytes} of pipe {@code fdIn}'s
+     * data into pipe {@code fdOut} without consuming it, as tee(2): -EINVAL unless both are
+     * pipes (and different ones). Flags, fixed files and waiting as {@link #prepSplice}; TEE
+     * has no offsets (a non-zero {@code off} or {@code addr2} fails with -EINVAL).
+     */
+    public Sqe prepTee(int fdIn, int fdOut, int nbytes, int spliceFlags) {
+        rw(Opcode.TEE, fdOut, null, nbytes, 0);
+        fileIndex = fdIn;
+        opFlags = spliceFlags;
+        return this;
+    }
+
     /**
      * MSG_RING: posts a CQE to {@code target} with {@code res = len} and {@code userData = data};
      * this SQE's own CQE is 0 or -errno (-EBADFD: the target is closed). The target may be
@@ -730,7 +850,8 @@ public final class Sqe {
     }
 
     /**
-     * Raw setter of {@code addr2} (target user data, timeout nanos, MSG_RING command).
+     * Raw setter of {@code addr2} (target user data, timeout nanos, MSG_RING command, SPLICE's
+     * input offset).
      *
      * @param addr2 the value
      * @return this SQE

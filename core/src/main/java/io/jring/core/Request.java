@@ -74,6 +74,11 @@ public final class Request extends TaskWork implements IoWork {
     /** The registered file's descriptor this request keeps open while in flight, or -1. Posting right. */
     int fixedFd = -1;
     /**
+     * A second registered file kept open while in flight (SPLICE/TEE's input with
+     * SPLICE_F_FD_IN_FIXED, as Linux's splice holds its rsrc node), or -1. Posting right.
+     */
+    int fixedFdIn = -1;
+    /**
      * A cancel found it running in io-wq: its worker ends it with -ECANCELED (-EINTR if it
      * was blocked) instead of arming a poll or blocking again, as Linux signals the worker.
      * Written by the canceller (posting right), read by the worker and the ARM task work.
@@ -178,6 +183,11 @@ public final class Request extends TaskWork implements IoWork {
         return inWorker;
     }
 
+    /** A cancel asked a request running in io-wq to stop (see {@link #cancelRequested}). */
+    public boolean isCancelRequested() {
+        return cancelRequested;
+    }
+
     /** The syscall scratch for an attempt: the ring's inline one in the submitting task, else the thread's own. */
     public SysCallContext sys(boolean nonBlocking) {
         return nonBlocking && !inWorker ? ring.resources().inlineSys() : SysCallContext.current();
@@ -225,6 +235,7 @@ public final class Request extends TaskWork implements IoWork {
         this.unbound = false;
         this.aioSlot = -1;
         this.fixedFd = -1;
+        this.fixedFdIn = -1;
         if (cancelRequested) {
             CANCEL_REQUESTED.set(this, false);   // plain: the request is not shared yet (no fence per request)
         }

@@ -53,6 +53,10 @@ final class RequestPool {
             if (r.fixedFd >= 0) {
                 releaseFixedFile(r);
             }
+            if (r.fixedFdIn >= 0) {
+                ring.resources().files.releaseUse(r.fixedFdIn);
+                r.fixedFdIn = -1;
+            }
             r.clearSideRefs();
         }
         releasePlain(r);

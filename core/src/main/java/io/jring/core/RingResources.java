@@ -65,6 +65,21 @@ public final class RingResources {
     }
 
     /**
+     * A request's second registered file (SPLICE/TEE's input with SPLICE_F_FD_IN_FIXED): the
+     * descriptor in slot {@code index}, kept open while the request is in flight, or -EBADF.
+     */
+    public int useSecondFixedFile(Request req, int index) {
+        int fd = files.resolve(index);
+        if (fd < 0) {
+            return fd;
+        }
+        files.acquireUse(fd);
+        req.markSideState(Request.SIDE_FIXED_FILE);
+        req.fixedFdIn = fd;
+        return fd;
+    }
+
+    /**
      * {@link #useFixedFile} of {@code req}'s slot where a slot without a file is not an error
      * yet: {@code req.fd} becomes -1, which the request's issue refuses with -EBADF, as
      * Linux's lookup at issue does. Used at prep and, for requests issued later, at issue.

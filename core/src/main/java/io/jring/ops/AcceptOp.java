@@ -49,28 +49,37 @@ final class AcceptOp extends OpDef {
                 || (multishot(req) && req.fileIndex != Sqe.FILE_INDEX_ALLOC))) {
             return -Errno.EINVAL;   // a slot has no close-on-exec; a multishot one needs a new slot each time
         }
-        Files.resolveFdAtPrep(req);
-        // addr3: 1 if the listening socket is O_NONBLOCK (its accept4 cannot block), -1 if
-        // the fd is no socket at all (poll would never report it ready).
-        SysCallContext sc = req.ring.resources().inlineSys();
+        // Looked up when issued, as Linux's: a slot a linked SOCKET fills first counts.
+        Files.resolveFd(req);
+        req.addr3 = UNKNOWN;
+        return 0;
+    }
+
+    /**
+     * addr3, set at the first attempt: 1 if the listening socket is O_NONBLOCK (its accept4
+     * cannot block), 0 if blocking, -1 if the fd is no socket at all (poll would never report
+     * it ready), -2 if there is no file (the request fails when issued: submission goes on).
+     */
+    private static final long NOT_A_SOCKET = -1;
+    private static final long NO_FILE = -2;
+    private static final long UNKNOWN = -3;
+
+    private static void classify(Request req, SysCallContext sc) {
         int type = io.jring.sys.FsCalls.fileType(sc, req.fd);
         if (type < 0) {
-            req.addr3 = NO_FILE;   // fails when issued, as Linux's: submission goes on
-            return 0;
-        }
-        if (type != io.jring.sys.Structs.Stat.S_IFSOCK) {
+            req.addr3 = NO_FILE;
+        } else if (type != io.jring.sys.Structs.Stat.S_IFSOCK) {
             req.addr3 = NOT_A_SOCKET;
         } else {
             req.addr3 = NetOps.isNonBlocking(sc, req.fd) ? 1 : 0;
         }
-        return 0;
     }
-
-    private static final long NOT_A_SOCKET = -1;
-    private static final long NO_FILE = -2;
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
+        if (req.addr3 == UNKNOWN) {
+            classify(req, req.sys(nonBlocking));
+        }
         int flags = req.ioprio;
         if ((flags & POLL_FIRST) != 0) {
             if ((flags & DONTWAIT) != 0) {

@@ -39,16 +39,6 @@ final class Files {
         resolveFixedNow(req);
     }
 
-    /**
-     * {@link #resolveFd} for ops whose prep needs the descriptor itself (ACCEPT and CONNECT
-     * look at the socket's type and flags): looked up at prep even when issued later.
-     */
-    static void resolveFdAtPrep(Request req) {
-        if ((req.flags & SqeFlags.FIXED_FILE) != 0) {
-            resolveFixedNow(req);
-        }
-    }
-
     private static void resolveFixedNow(Request req) {
         req.ring.resources().lookUpFixedFile(req);   // req.fd: the slot's descriptor, or NO_FILE
     }

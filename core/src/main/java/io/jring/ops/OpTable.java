@@ -25,6 +25,11 @@ public final class OpTable {
         DEFS[Opcode.SEND] = new SendRecvOp(true);
         DEFS[Opcode.RECV] = new SendRecvOp(false);
         DEFS[Opcode.SHUTDOWN] = new ShutdownOp();
+        // Socket setup through the ring; splice and tee (issue 23)
+        DEFS[Opcode.BIND] = new BindOp();
+        DEFS[Opcode.LISTEN] = new ListenOp();
+        DEFS[Opcode.SPLICE] = new SpliceOp(false);
+        DEFS[Opcode.TEE] = new SpliceOp(true);
         DEFS[Opcode.PROVIDE_BUFFERS] = new ProvideBuffersOp(true);
         DEFS[Opcode.REMOVE_BUFFERS] = new ProvideBuffersOp(false);
         DEFS[Opcode.TIMEOUT] = new TimeoutOp(Opcode.TIMEOUT);

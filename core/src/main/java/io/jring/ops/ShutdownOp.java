@@ -5,8 +5,17 @@ import io.jring.Sqe;
 import io.jring.core.Request;
 import io.jring.sys.SocketCalls;
 
-/** SHUTDOWN: {@code shutdown(fd, how)} with how in len; never blocks, runs inline. */
+/**
+ * SHUTDOWN: {@code shutdown(fd, how)} with how in len. It never blocks, but Linux's
+ * io_shutdown_prep forces it to io-wq (REQ_F_FORCE_ASYNC), so its CQE follows those the
+ * same submit posts inline; jring does the same.
+ */
 final class ShutdownOp extends OpDef {
+    @Override
+    public boolean forceAsync(Request req) {
+        return true;
+    }
+
     @Override
     public int prep(Request req, Sqe sqe) {
         req.copyArgs(sqe);

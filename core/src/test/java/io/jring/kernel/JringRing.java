@@ -281,5 +281,55 @@ final class JringRing implements RingDriver {
             sqe.addr2(cmd);
             return this;
         }
+
+        // issue 23: socket setup, splice and tee
+
+        @Override
+        public SqeWriter prepBind(int fd, MemorySegment addr, int addrlen) {
+            sqe.prepBind(fd, addr, addrlen);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepListen(int fd, int backlog) {
+            sqe.prepListen(fd, backlog);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepConnect(int fd, MemorySegment addr, int addrlen) {
+            sqe.prepConnect(fd, addr, addrlen);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepAccept(int fd, int acceptFlags) {
+            sqe.prepAccept(fd, acceptFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepShutdown(int fd, int how) {
+            sqe.prepShutdown(fd, how);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepSplice(int fdIn, long offIn, int fdOut, long offOut, int nbytes, int spliceFlags) {
+            sqe.prepSplice(fdIn, offIn, fdOut, offOut, nbytes, spliceFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter prepTee(int fdIn, int fdOut, int nbytes, int spliceFlags) {
+            sqe.prepTee(fdIn, fdOut, nbytes, spliceFlags);
+            return this;
+        }
+
+        @Override
+        public SqeWriter addr2(long addr2) {
+            sqe.addr2(addr2);
+            return this;
+        }
     }
 }

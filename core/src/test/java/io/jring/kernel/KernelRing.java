@@ -381,6 +381,25 @@ public final class KernelRing implements AutoCloseable {
         }
     }
 
+    /** IORING_REGISTER_PROBE's answer: last_op, ops_len and each entry's flags (issue 23, ProbeTest). */
+    public record KernelProbe(int lastOp, int opsLen, int[] opFlags) {}
+
+    static final int REGISTER_PROBE = 8;
+
+    /** IORING_REGISTER_PROBE with room for {@code nrOps} entries (struct io_uring_probe). */
+    public KernelProbe registerProbe(int nrOps) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment p = a.allocate(16 + 8L * nrOps, 8);
+            register(REGISTER_PROBE, p.address(), nrOps, "IORING_REGISTER_PROBE");
+            int opsLen = Byte.toUnsignedInt(p.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 1));
+            int[] flags = new int[opsLen];
+            for (int i = 0; i < opsLen; i++) {
+                flags[i] = Short.toUnsignedInt(p.get(java.lang.foreign.ValueLayout.JAVA_SHORT, 16 + 8L * i + 2));
+            }
+            return new KernelProbe(Byte.toUnsignedInt(p.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)), opsLen, flags);
+        }
+    }
+
     /**
      * Unmaps and closes the ring; the kernel cancels what is still in flight. Idempotent. Every
      * later call throws EBADFD (before touching the unmapped rings).

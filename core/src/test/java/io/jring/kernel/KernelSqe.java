@@ -241,10 +241,12 @@ public final class KernelSqe implements SqeWriter {
         return rw(Opcode.SOCKET, domain, 0, protocol, type);
     }
 
+    @Override
     public KernelSqe prepShutdown(int fd, int how) {
         return rw(Opcode.SHUTDOWN, fd, 0, how, 0);
     }
 
+    @Override
     public KernelSqe prepAccept(int listenFd, int acceptFlags) {
         rw(Opcode.ACCEPT, listenFd, 0, 0, 0);
         slot.set(JAVA_INT, OP_FLAGS, acceptFlags);
@@ -340,6 +342,48 @@ public final class KernelSqe implements SqeWriter {
     @Override
     public KernelSqe fileIndex(int fileIndex) {
         slot.set(JAVA_INT, 44, fileIndex);
+        return this;
+    }
+
+    // issue 23: socket setup, splice and tee, as liburing's io_uring_prep_* fill the SQE
+
+    /** splice_fd_in / file_index (one union at byte 44). */
+    private static final long SPLICE_FD_IN = 44;
+
+    @Override
+    public KernelSqe prepBind(int fd, MemorySegment addr, int addrlen) {
+        return rw(Opcode.BIND, fd, address(addr), 0, addrlen);   // addrlen in addr2 (= off)
+    }
+
+    @Override
+    public KernelSqe prepListen(int fd, int backlog) {
+        return rw(Opcode.LISTEN, fd, 0, backlog, 0);
+    }
+
+    @Override
+    public KernelSqe prepConnect(int fd, MemorySegment addr, int addrlen) {
+        return rw(Opcode.CONNECT, fd, address(addr), 0, addrlen);
+    }
+
+    @Override
+    public KernelSqe prepSplice(int fdIn, long offIn, int fdOut, long offOut, int nbytes, int spliceFlags) {
+        rw(Opcode.SPLICE, fdOut, offIn, nbytes, offOut);   // splice_off_in shares addr's place
+        slot.set(JAVA_INT, SPLICE_FD_IN, fdIn);
+        slot.set(JAVA_INT, OP_FLAGS, spliceFlags);
+        return this;
+    }
+
+    @Override
+    public KernelSqe prepTee(int fdIn, int fdOut, int nbytes, int spliceFlags) {
+        rw(Opcode.TEE, fdOut, 0, nbytes, 0);
+        slot.set(JAVA_INT, SPLICE_FD_IN, fdIn);
+        slot.set(JAVA_INT, OP_FLAGS, spliceFlags);
+        return this;
+    }
+
+    @Override
+    public KernelSqe addr2(long addr2) {
+        slot.set(JAVA_LONG, OFF, addr2);
         return this;
     }
 }

@@ -99,6 +99,15 @@ final class ScenarioEnv implements AutoCloseable {
         return resolved;
     }
 
+    /** Runs so far in this JVM: each run's {@link #unique} names differ from every other run's. */
+    private static final java.util.concurrent.atomic.AtomicLong RUNS = new java.util.concurrent.atomic.AtomicLong();
+    private final long run = RUNS.incrementAndGet();
+
+    /** {@code name} made unique to this run and process (an abstract AF_UNIX address, say). */
+    String unique(String name) {
+        return "jring-" + ProcessHandle.current().pid() + "-" + run + "-" + name;
+    }
+
     /** Closes the descriptor behind {@code name} now (as a test would with close(2)). */
     void close(String name) {
         open.close(fd(name));

@@ -75,6 +75,8 @@ public final class Scenarios {
         PrepIssueScenarios.add(all);
         DataOpScenarios.add(all);
         CancelOrderScenarios.add(all);
+        BindListenScenarios.add(all);
+        SpliceScenarios.add(all);
         return all;
     }
 

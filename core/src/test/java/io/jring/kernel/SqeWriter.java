@@ -89,4 +89,24 @@ public interface SqeWriter {
 
     /** The MSG_RING command (jring: addr2, the kernel: addr). */
     SqeWriter msgRingCommand(int cmd);
+
+    // Socket setup, fixed-file sockets, splice and tee (issue 23, BindListenScenarios and
+    // SpliceScenarios): liburing's io_uring_prep_* layouts.
+
+    SqeWriter prepBind(int fd, MemorySegment addr, int addrlen);
+
+    SqeWriter prepListen(int fd, int backlog);
+
+    SqeWriter prepConnect(int fd, MemorySegment addr, int addrlen);
+
+    SqeWriter prepAccept(int fd, int acceptFlags);
+
+    SqeWriter prepShutdown(int fd, int how);
+
+    SqeWriter prepSplice(int fdIn, long offIn, int fdOut, long offOut, int nbytes, int spliceFlags);
+
+    SqeWriter prepTee(int fdIn, int fdOut, int nbytes, int spliceFlags);
+
+    /** The kernel's addr2 (one field with off there; jring's own addr2 field). */
+    SqeWriter addr2(long addr2);
 }
