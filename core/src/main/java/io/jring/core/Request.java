@@ -146,6 +146,11 @@ public final class Request extends TaskWork implements IoWork {
     int pollEvents;
     /** Times this request armed its async poll; at APOLL_MAX_RETRY it goes to io-wq instead (PollArming). Task only. */
     int pollRetries;
+
+    /** It waited for readiness at least once (Linux's REQ_F_POLLED): a SEND bundle then starts no further bundle. */
+    public boolean polled() {
+        return pollRetries > 0;
+    }
     /** Cancel asked while armed: its poll task work completes it with -ECANCELED. Posting right. */
     boolean pollCancelled;
     /** Links of the ring's armed list (POLL_REMOVE, cancel, close find armed requests there); posting right. */
@@ -166,6 +171,14 @@ public final class Request extends TaskWork implements IoWork {
      * issues the request (the io-wq queue and the task-work hand-off order both).
      */
     public boolean selectedEarly;
+    /** The buffer ring the selection came from (null: a classic group). Posting right. */
+    BufRingGroup selectedRing;
+    /** ProvidedBuffers.SEL_* bits of a ring selection (commit pending, partly consumed, ring emptied, bundle). */
+    public int ringSel;
+    /** The ring's head when the selection was made. */
+    int selectedHead;
+    /** Buffers of this request's bundles: made on the first, kept with the pooled request. */
+    BufferBundle bundle;
 
     /**
      * An io-wq worker is issuing it (set around the op's call there): a non-blocking attempt
@@ -234,6 +247,7 @@ public final class Request extends TaskWork implements IoWork {
         this.pollCancelled = false;
         this.selectedBid = -1;
         this.selectedEarly = false;
+        this.ringSel = 0;
         this.link = null;
         this.failed = false;
         this.fixedPending = false;
@@ -276,6 +290,7 @@ public final class Request extends TaskWork implements IoWork {
     /** Drops the references only side state holds (the other half of {@link #clearRefs}). */
     void clearSideRefs() {
         selectedRegion = null;
+        selectedRing = null;
         link = null;
         timeoutTarget = null;
         timeoutNext = null;
