@@ -75,6 +75,7 @@ public final class Scenarios {
         PrepIssueScenarios.add(all);
         DataOpScenarios.add(all);
         CancelOrderScenarios.add(all);
+        BufRingScenarios.add(all);
         return all;
     }
 
