@@ -160,11 +160,11 @@ public final class BufRingGroup {
         if (mmap) {
             return 0;
         }
+        if (memory != null && !memory.isNative()) {
+            return -Errno.EINVAL;   // a heap segment: jring's own misuse, as for every buffer
+        }
         if (memory == null || memory.address() == 0) {
             return -Errno.EFAULT;
-        }
-        if (!memory.isNative()) {
-            return -Errno.EINVAL;
         }
         if ((memory.address() & 4095) != 0) {
             return -Errno.EINVAL;   // the kernel maps whole pages: the ring starts on one

@@ -7,6 +7,7 @@ import io.jring.core.BufferBundle;
 import io.jring.core.ProvidedBuffers;
 import io.jring.core.Request;
 import io.jring.sys.BundleSocketCalls;
+import io.jring.sys.PollCalls;
 import io.jring.sys.SocketCalls;
 import io.jring.sys.SocketKinds;
 import io.jring.sys.SysCallContext;
@@ -33,7 +34,16 @@ final class RecvBuffers {
     /** Linux's CQE_F_MASK: the flags a bundle that went on takes from its last part. */
     private static final int CQE_F_MASK = CqeFlags.SOCK_NONEMPTY | CqeFlags.MORE | CqeFlags.BUF_MORE;
 
-    static int issue(Request req, boolean nonBlocking) {
+    /** Readiness that a short read does not clear (the peer's FIN, a reset): one more recv will see it. */
+    private static final int HANGUP = PollCalls.EPOLLRDHUP | PollCalls.EPOLLHUP | PollCalls.EPOLLERR;
+
+    /**
+     * One round or more. {@code revents}: the readiness that woke an armed multishot (0 for
+     * the first attempt). jring's poller is edge-triggered, so an EOF or error reported along
+     * with data that a short read then took makes no new edge: the loop receives once more
+     * instead of waiting (Linux re-polls the file for the wakeup it counted).
+     */
+    static int issue(Request req, boolean nonBlocking, int revents) {
         boolean multishot = (req.ioprio & Sqe.RECV_MULTISHOT) != 0;
         boolean bundle = (req.ioprio & Sqe.RECVSEND_BUNDLE) != 0;
         boolean limited = multishot && req.fileIndex != 0;
@@ -131,6 +141,10 @@ final class RecvBuffers {
                 if (inq != 0) {
                     capped = false;
                     continue;   // known not empty, or unknown: receive again
+                }
+                if ((revents & HANGUP) != 0) {
+                    revents = 0;
+                    continue;   // the EOF or error that came with this data
                 }
                 return -Errno.EAGAIN;   // wait armed for the next arrival
             }

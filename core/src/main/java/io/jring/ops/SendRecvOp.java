@@ -91,6 +91,16 @@ final class SendRecvOp extends OpDef {
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
+        return issue(req, nonBlocking, 0);
+    }
+
+    /** An armed request's file is ready: a multishot RECV learns what was reported. */
+    @Override
+    public int pollReady(Request req, int revents) {
+        return issue(req, true, revents);
+    }
+
+    private int issue(Request req, boolean nonBlocking, int revents) {
         if ((req.ioprio & POLL_FIRST) != 0) {
             // Wait for readiness before the first attempt. With MSG_DONTWAIT Linux makes no
             // attempt at all: -EAGAIN (the bit stays, so io-wq answers that too).
@@ -101,7 +111,7 @@ final class SendRecvOp extends OpDef {
         }
         if (send ? (req.flags & SqeFlags.BUFFER_SELECT) != 0 || (req.ioprio & BUNDLE) != 0
                 : (req.flags & SqeFlags.BUFFER_SELECT) != 0 && (req.ioprio & (RECV_MULTISHOT | BUNDLE)) != 0) {
-            return send ? SendBuffers.issue(req, nonBlocking) : RecvBuffers.issue(req, nonBlocking);
+            return send ? SendBuffers.issue(req, nonBlocking) : RecvBuffers.issue(req, nonBlocking, revents);
         }
         long address;
         long length;

@@ -349,6 +349,14 @@ final class BufRingScenarios {
                 .step("head", head(G, 1))
                 .expect(cqe(1, 3, buffer(0) | MORE), cqe(1, 0))
                 .build());
+        all.add(withRing("multishot: data and the peer's close seen at once: the data, then 0", "recv-multishot.c",
+                8, 0, 4, 64)
+                .submit(recvMultishot("s0.a").ud(1))
+                .quiet()
+                .write("s0.b", "abc")
+                .close("s0.b")
+                .expect(cqe(1, 3, buffer(0) | MORE), cqe(1, 0))
+                .build());
         all.add(withRing("multishot: a cancel ends it with -ECANCELED", "recv-multishot.c", 8, 0, 4, 64)
                 .submit(recvMultishot("s0.a").ud(1))
                 .write("s0.b", "abc")
