@@ -146,11 +146,6 @@ public final class Request extends TaskWork implements IoWork {
     int pollEvents;
     /** Times this request armed its async poll; at APOLL_MAX_RETRY it goes to io-wq instead (PollArming). Task only. */
     int pollRetries;
-
-    /** It waited for readiness at least once (Linux's REQ_F_POLLED): a SEND bundle then starts no further bundle. */
-    public boolean polled() {
-        return pollRetries > 0;
-    }
     /** Cancel asked while armed: its poll task work completes it with -ECANCELED. Posting right. */
     boolean pollCancelled;
     /** Links of the ring's armed list (POLL_REMOVE, cancel, close find armed requests there); posting right. */
@@ -171,13 +166,16 @@ public final class Request extends TaskWork implements IoWork {
      * issues the request (the io-wq queue and the task-work hand-off order both).
      */
     public boolean selectedEarly;
-    /** The buffer ring the selection came from (null: a classic group). Posting right. */
+    /**
+     * The buffer ring the selection came from (null: a classic group), the
+     * ProvidedBuffers.SEL_* bits of the selection (commit pending, partly consumed, group
+     * emptied, bundle) and the ring's head when it was made. Posting right, like
+     * {@link #selectedBid}; a worker only reads them, after the io-wq queue's hand-off.
+     */
     BufRingGroup selectedRing;
-    /** ProvidedBuffers.SEL_* bits of a ring selection (commit pending, partly consumed, ring emptied, bundle). */
     public int ringSel;
-    /** The ring's head when the selection was made. */
     int selectedHead;
-    /** Buffers of this request's bundles: made on the first, kept with the pooled request. */
+    /** Buffers of this request's bundles: made on its first, kept with the pooled request. Its owner's. */
     BufferBundle bundle;
 
     /**
@@ -189,6 +187,11 @@ public final class Request extends TaskWork implements IoWork {
 
     public boolean inWorker() {
         return inWorker;
+    }
+
+    /** It waited for readiness at least once (Linux's REQ_F_POLLED): a SEND bundle then starts no further bundle. */
+    public boolean polled() {
+        return pollRetries > 0;
     }
 
     /** The syscall scratch for an attempt: the ring's inline one in the submitting task, else the thread's own. */
