@@ -10,6 +10,16 @@ public final class CqeFlags {
     public static final int MORE = 2;
     /** The socket still has data after this receive. */
     public static final int SOCK_NONEMPTY = 4;
+
+    // ---- ring-mapped provided buffers (IoUring.registerBufRing, BufRing)
+
+    /**
+     * {@code IORING_CQE_F_BUF_MORE}: the CQE's buffer, from a ring registered with
+     * {@link BufRing#INC}, was only partly consumed; it stays at the ring's head and later
+     * CQEs with the same buffer id carry the data that follows.
+     */
+    public static final int BUF_MORE = 1 << 4;
+
     /** Shift of the buffer id inside the flags. */
     public static final int BUFFER_SHIFT = 16;
 

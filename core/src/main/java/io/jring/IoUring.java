@@ -235,6 +235,60 @@ public final class IoUring implements AutoCloseable {
         ctx.registration().unregisterBuffers();
     }
 
+    // ---- ring-mapped provided buffers (IORING_REGISTER_PBUF_RING; see BufRing)
+
+    /**
+     * Registers {@code memory} as the buffer ring of group {@code bgid} (liburing's
+     * io_uring_register_buf_ring): {@code entries} (a power of two, at most
+     * {@link BufRing#MAX_ENTRIES}) of Linux's {@code struct io_uring_buf}, the tail in the first
+     * entry's {@code resv}; the memory must be native, page-aligned and at least
+     * {@code 16 * entries} bytes, and stay alive until {@link #unregisterBufRing}. With
+     * {@link BufRing#MMAP} jring allocates the memory ({@code memory} is ignored, as Linux
+     * ignores ring_addr): see {@link #mapBufRing}. {@link BufRing#INC} consumes buffers
+     * incrementally. {@code BufRing.setup} does all this and more. Throws
+     * {@link IoUringException} with Linux's errno: EINVAL (sizes, flags, alignment), EEXIST
+     * (the group is a ring, or holds buffers from PROVIDE_BUFFERS), EFAULT (no memory).
+     */
+    public void registerBufRing(MemorySegment memory, int entries, int bgid, int flags) {
+        ctx.registration().registerBufRing(memory, entries, bgid, flags);
+    }
+
+    /**
+     * The memory of group {@code bgid}'s buffer ring: for {@link BufRing#MMAP} the memory jring
+     * allocated (what Linux's mmap of IORING_OFF_PBUF_RING gives), valid until the ring is
+     * unregistered or this ring closes. EINVAL if the group has no buffer ring.
+     */
+    public MemorySegment mapBufRing(int bgid) {
+        return ctx.registration().mapBufRing(bgid);
+    }
+
+    /** Unregisters group {@code bgid}'s buffer ring (io_uring_unregister_buf_ring); ENOENT, or EINVAL for a PROVIDE_BUFFERS group. */
+    public void unregisterBufRing(int bgid) {
+        ctx.registration().unregisterBufRing(bgid);
+    }
+
+    /**
+     * The head of group {@code bgid}'s buffer ring, the next entry a selection takes
+     * (IORING_REGISTER_PBUF_STATUS, liburing's io_uring_buf_ring_head); 16 bits, as Linux's.
+     */
+    public int bufRingHead(int bgid) {
+        return ctx.registration().bufRingHead(bgid);
+    }
+
+    /**
+     * Consumes {@code count} ready CQEs at once (liburing's io_uring_cq_advance), as
+     * {@code count} calls of {@link #cqeSeen}; EINVAL if fewer are ready.
+     */
+    public void cqAdvance(int count) {
+        for (int i = 0; i < count; i++) {
+            Cqe c = peekCqe();
+            if (c == null) {
+                throw new IoUringException(Errno.EINVAL, "cqAdvance(" + count + "): only " + i + " CQEs were ready");
+            }
+            cqeSeen(c);
+        }
+    }
+
     /**
      * Sets io-wq's max workers (bounded, unbound; 0 = unchanged); returns the previous pair.
      * As Linux, the limits io-wq gets are capped at the process's soft RLIMIT_NPROC, read on

@@ -23,6 +23,21 @@ public final class Sqe {
      */
     public static final int FILE_INDEX_ALLOC = 0xFFFFFFFF;
 
+    // ---- RECV/SEND flags in ioprio (IORING_RECVSEND_*, IORING_RECV_*), for buffer rings
+    /** {@code IORING_RECVSEND_POLL_FIRST}: wait for readiness before the first attempt. */
+    public static final int RECVSEND_POLL_FIRST = 1;
+    /**
+     * {@code IORING_RECV_MULTISHOT}: one RECV, a CQE with {@link CqeFlags#MORE} per arrival,
+     * each in a buffer of its group (BUFFER_SELECT required); the last CQE has no MORE (EOF
+     * 0, -ENOBUFS when the group ran out, -ECANCELED, an error).
+     */
+    public static final int RECV_MULTISHOT = 1 << 1;
+    /**
+     * {@code IORING_RECVSEND_BUNDLE}: with BUFFER_SELECT, one RECV or SEND uses several buffers
+     * of its group in a row; the CQE's result is the bytes of all, its buffer id the first's.
+     */
+    public static final int RECVSEND_BUNDLE = 1 << 4;
+
     private int opcode;
     private int flags;
     private int ioprio;
@@ -459,6 +474,29 @@ public final class Sqe {
     }
 
     /**
+     * A multishot RECV (liburing's io_uring_prep_recv_multishot): {@link #prepRecv} with
+     * {@link #RECV_MULTISHOT}; usually {@code buf} null and {@link #bufferSelect} after it
+     * ({@code len}, if set, caps each CQE's bytes).
+     */
+    public Sqe prepRecvMultishot(int fd, MemorySegment buf, int msgFlags) {
+        prepRecv(fd, buf, msgFlags);
+        ioprio = RECV_MULTISHOT;
+        return this;
+    }
+
+    /**
+     * A SEND of a bundle of provided buffers (liburing's io_uring_prep_send_bundle): up to
+     * {@code len} bytes (0: all the group holds) from its buffers in a row; needs
+     * {@link #bufferSelect}.
+     */
+    public Sqe prepSendBundle(int fd, int len, int msgFlags) {
+        prepSend(fd, null, msgFlags);
+        this.len = len;
+        ioprio = RECVSEND_BUNDLE;
+        return this;
+    }
+
+    /**
      * SHUTDOWN: shutdown(2) of a socket.
      *
      * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
@@ -741,6 +779,20 @@ public final class Sqe {
     public Sqe bufferGroup(int groupId) {
         dirty = true;
         wide = true;
+        this.bufGroup = groupId;
+        return this;
+    }
+
+    /**
+     * Takes the operation's buffer from provided-buffer group {@code groupId} (a
+     * {@link BufRing} or PROVIDE_BUFFERS): adds {@link SqeFlags#BUFFER_SELECT} to the flags
+     * set so far and sets the group, as liburing's {@code sqe->flags |= IOSQE_BUFFER_SELECT;
+     * sqe->buf_group = bgid}.
+     */
+    public Sqe bufferSelect(int groupId) {
+        dirty = true;
+        wide = true;
+        this.flags |= SqeFlags.BUFFER_SELECT;
         this.bufGroup = groupId;
         return this;
     }

@@ -73,6 +73,58 @@ public final class Registration {
         underPostingRight(ring.resources().buffers::unregister);
     }
 
+    // ---- ring-mapped provided buffers (kbuf.c io_register_pbuf_ring and friends)
+
+    /** IORING_REGISTER_PBUF_RING; throws with Linux's errno. */
+    public void registerBufRing(MemorySegment memory, int entries, int bgid, int flags) {
+        int[] r = new int[1];
+        underPostingRight(() -> r[0] = ring.buffers.registerRing(memory, entries, bgid, flags));
+        if (r[0] != 0) {
+            throw new IoUringException(-r[0], "registerBufRing(group " + bgid + ", " + entries + " entries, flags 0x"
+                    + Integer.toHexString(flags) + ") failed: " + bufRingProblem(r[0], bgid, entries));
+        }
+    }
+
+    private static String bufRingProblem(int err, int bgid, int entries) {
+        return switch (-err) {
+            case Errno.EEXIST -> "group " + bgid + " already has a buffer ring or provided buffers";
+            case Errno.EFAULT -> "the memory is not there (null, freed, or smaller than " + entries + " entries of 16 bytes)";
+            default -> "entries must be a power of two up to 32768, the memory native and page-aligned (or null"
+                    + " with BufRing.MMAP), flags BufRing.MMAP | BufRing.INC";
+        };
+    }
+
+    /** IORING_UNREGISTER_PBUF_RING; throws ENOENT (no such group) or EINVAL (a classic group). */
+    public void unregisterBufRing(int bgid) {
+        int[] r = new int[1];
+        underPostingRight(() -> r[0] = ring.buffers.unregisterRing(bgid));
+        if (r[0] != 0) {
+            throw new IoUringException(-r[0], "unregisterBufRing(group " + bgid + "): "
+                    + (r[0] == -Errno.ENOENT ? "no such group" : "the group holds provided buffers, not a ring"));
+        }
+    }
+
+    /** IORING_REGISTER_PBUF_STATUS: the ring's head; throws ENOENT or EINVAL as unregister. */
+    public int bufRingHead(int bgid) {
+        int[] r = new int[1];
+        underPostingRight(() -> r[0] = ring.buffers.ringHead(bgid));
+        if (r[0] < 0) {
+            throw new IoUringException(-r[0], "bufRingHead(group " + bgid + "): "
+                    + (r[0] == -Errno.ENOENT ? "no such group" : "the group holds provided buffers, not a ring"));
+        }
+        return r[0];
+    }
+
+    /** The memory of ring {@code bgid} (what an mmap at IORING_OFF_PBUF_RING gives); EINVAL if none. */
+    public MemorySegment mapBufRing(int bgid) {
+        MemorySegment[] m = new MemorySegment[1];
+        underPostingRight(() -> m[0] = ring.buffers.ringMemory(bgid));
+        if (m[0] == null) {
+            throw new IoUringException(Errno.EINVAL, "mapBufRing(group " + bgid + "): no buffer ring registered");
+        }
+        return m[0];
+    }
+
     /**
      * As Linux's io_register_iowq_max_workers: the non-zero values are remembered unclamped
      * (ctx->iowq_limits), then the remembered ones are applied to io-wq clamped to the soft

@@ -171,6 +171,17 @@ public final class Request extends TaskWork implements IoWork {
      * issues the request (the io-wq queue and the task-work hand-off order both).
      */
     public boolean selectedEarly;
+    /**
+     * The buffer ring the selection came from (null: a classic group), the
+     * ProvidedBuffers.SEL_* bits of the selection (commit pending, partly consumed, group
+     * emptied, bundle) and the ring's head when it was made. Posting right, like
+     * {@link #selectedBid}; a worker only reads them, after the io-wq queue's hand-off.
+     */
+    BufRingGroup selectedRing;
+    public int ringSel;
+    int selectedHead;
+    /** Buffers of this request's bundles: made on its first, kept with the pooled request. Its owner's. */
+    BufferBundle bundle;
 
     /**
      * An io-wq worker is issuing it (set around the op's call there): a non-blocking attempt
@@ -186,6 +197,11 @@ public final class Request extends TaskWork implements IoWork {
     /** A cancel asked a request running in io-wq to stop (see {@link #cancelRequested}). */
     public boolean isCancelRequested() {
         return cancelRequested;
+    }
+
+    /** It waited for readiness at least once (Linux's REQ_F_POLLED): a SEND bundle then starts no further bundle. */
+    public boolean polled() {
+        return pollRetries > 0;
     }
 
     /** The syscall scratch for an attempt: the ring's inline one in the submitting task, else the thread's own. */
@@ -245,6 +261,7 @@ public final class Request extends TaskWork implements IoWork {
         this.pollCancelled = false;
         this.selectedBid = -1;
         this.selectedEarly = false;
+        this.ringSel = 0;
         this.link = null;
         this.failed = false;
         this.fixedPending = false;
@@ -287,6 +304,7 @@ public final class Request extends TaskWork implements IoWork {
     /** Drops the references only side state holds (the other half of {@link #clearRefs}). */
     void clearSideRefs() {
         selectedRegion = null;
+        selectedRing = null;
         link = null;
         timeoutTarget = null;
         timeoutNext = null;

@@ -182,11 +182,7 @@ public final class RequestIssuer {
 
     /** Hands a request to io-wq (the kernel's io_queue_iowq). */
     void punt(Request req) {
-        if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 && req.selectedBid < 0) {
-            // Workers do not hold the posting right: choose the buffer now.
-            ring.buffers.select(req, req.bufGroup, req.len);
-        }
-        ring.buffers.beforePunt(req);
+        ring.buffers.forPunt(req);   // workers do not hold the posting right: choose the buffer now
         req.def.preparePunt(req);
         ring.ioWq().enqueue(req);
     }

@@ -434,6 +434,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         polls.releasePollers();
         directRw.close();
         resources.release();
+        buffers.release();
         submitters.removeAll();
         closed = 2;
     }

@@ -9,7 +9,8 @@ import io.jring.sys.Buffers;
  * PROVIDE_BUFFERS and REMOVE_BUFFERS (the kernel's classic provided buffers): the count is
  * in fd, the buffer length in len, the first buffer id in off, the group in buf_group.
  * Providing appends {@code count} buffers cut from the region (result 0); removing takes up
- * to {@code count} out (result how many, -ENOENT if the group has none). They change the
+ * to {@code count} out (result how many, -ENOENT if the group has none). Either is -EINVAL
+ * on a group that is a registered buffer ring. They change the
  * ring's groups, so they always run inline under the posting right, as Linux runs them
  * under the ring lock.
  */
@@ -60,8 +61,7 @@ final class ProvideBuffersOp extends OpDef {
         if (!req.addr.scope().isAlive()) {
             return -Errno.EFAULT;
         }
-        req.ring.buffers().provide(req.bufGroup, req.addr, req.len, req.fd, (int) req.off);
-        return 0;
+        return req.ring.buffers().provide(req.bufGroup, req.addr, req.len, req.fd, (int) req.off);
     }
 
     @Override

@@ -70,7 +70,12 @@ abstract class RwOp extends OpDef {
                 // none was left when it went to io-wq (and a worker may not select)
                 return Files.noBuffer(req, SysCallContext.current(), false);
             }
-            int r = req.ring.buffers().select(req, req.bufGroup, req.len);
+            io.jring.core.ProvidedBuffers buffers = req.ring.buffers();
+            // A ring buffer is committed at once for a file that cannot be polled (kbuf.c
+            // io_should_commit); that takes an fstat, so only for ring groups.
+            int r = buffers.isRing(req.bufGroup)
+                    ? buffers.select(req, req.bufGroup, req.len, canPoll(req.fd))
+                    : buffers.select(req, req.bufGroup, req.len);
             if (r != 0) {
                 return r == -Errno.ENOBUFS ? Files.noBuffer(req, req.sys(true), false) : r;
             }
@@ -233,6 +238,12 @@ abstract class RwOp extends OpDef {
             return write ? io.jring.sys.PollCalls.EPOLLOUT : io.jring.sys.PollCalls.EPOLLIN;
         }
         return 0;
+    }
+
+    /** A pipe, socket or character device (Linux's io_file_can_poll). */
+    private static boolean canPoll(int fd) {
+        int type = FsCalls.fileType(SysCallContext.current(), fd);
+        return type == Structs.Stat.S_IFIFO || type == Structs.Stat.S_IFSOCK || type == Structs.Stat.S_IFCHR;
     }
 
     /** 0 if the device took it, -EAGAIN for io-wq, or -errno. */

@@ -18,8 +18,9 @@ import io.jring.sys.SysCallContext;
  * WAITALL transfer that ends short fails its link. What moved before a cancel is reported
  * (CompletionPoster). RECV may select a provided buffer ({@code BUFFER_SELECT}): the CQE
  * then carries {@code CqeFlags.BUFFER} and its id; and {@code CqeFlags.SOCK_NONEMPTY} when
- * the socket still holds data ({@link SockNonEmpty}). Sends never raise SIGPIPE: a dead
- * peer is -EPIPE.
+ * the socket still holds data ({@link SockNonEmpty}). Multishot RECV and RECV bundles go to
+ * {@link RecvBuffers}, SEND from provided buffers and bundles to {@link SendBuffers}. Sends
+ * never raise SIGPIPE: a dead peer is -EPIPE.
  */
 final class SendRecvOp extends OpDef {
     private final boolean send;
@@ -28,9 +29,10 @@ final class SendRecvOp extends OpDef {
         this.send = send;
     }
 
+    /** Both may take provided buffers (Linux 6.18: SEND too, which bundles need). */
     @Override
     public boolean bufferSelect() {
-        return !send;
+        return true;
     }
 
     /** IORING_RECVSEND_POLL_FIRST, IORING_RECV_MULTISHOT, IORING_RECVSEND_BUNDLE, in ioprio. */
@@ -49,6 +51,21 @@ final class SendRecvOp extends OpDef {
         if (req.off != 0 || req.len < 0 || badIoprio(req)) {
             return -Errno.EINVAL;
         }
+        if (!send) {
+            // io_recvmsg_prep: a multishot recv needs a buffer group and no MSG_WAITALL; file_index
+            // is sqe->optlen there, a multishot's byte limit, which any other recv must leave 0.
+            boolean multishot = (req.ioprio & RECV_MULTISHOT) != 0;
+            if (multishot && ((req.flags & SqeFlags.BUFFER_SELECT) == 0
+                    || (req.opFlags & SocketCalls.MSG_WAITALL) != 0)) {
+                return -Errno.EINVAL;
+            }
+            if (!multishot && req.fileIndex != 0) {
+                return -Errno.EINVAL;
+            }
+        }
+        if ((req.ioprio & BUNDLE) != 0) {
+            io.jring.core.ProvidedBuffers.bundleOf(req).reset();
+        }
         if ((req.flags & SqeFlags.BUFFER_SELECT) != 0) {
             req.addr = null;   // not read: Linux ignores addr when it selects a buffer
         } else if (req.addr != null) {
@@ -63,21 +80,27 @@ final class SendRecvOp extends OpDef {
     }
 
     /**
-     * The flags jring implements: POLL_FIRST; for RECV also BUNDLE without a provided buffer,
-     * which Linux 6.18 then runs as a plain recv. Linux's other flags (multishot recv, bundles
-     * of provided buffers, SEND's bundle and vectored forms) are refused with -EINVAL, as
-     * unknown bits are; so is RECV_MULTISHOT without BUFFER_SELECT by Linux too.
+     * The flags Linux 6.18 accepts: POLL_FIRST and BUNDLE for both, RECV_MULTISHOT for RECV;
+     * a RECV BUNDLE without a provided buffer runs as a plain recv. SEND's vectored form
+     * (IORING_SEND_VECTORIZED) is not implemented and refused with -EINVAL, as unknown bits are.
      */
     private boolean badIoprio(Request req) {
-        int flags = req.ioprio;
-        if (send || (req.flags & SqeFlags.BUFFER_SELECT) != 0) {
-            return (flags & ~POLL_FIRST) != 0;
-        }
-        return (flags & ~(POLL_FIRST | BUNDLE)) != 0;
+        int valid = send ? POLL_FIRST | BUNDLE : POLL_FIRST | BUNDLE | RECV_MULTISHOT;
+        return (req.ioprio & ~valid) != 0;
     }
 
     @Override
     public int issue(Request req, boolean nonBlocking) {
+        return issue(req, nonBlocking, 0);
+    }
+
+    /** An armed request's file is ready: a multishot RECV learns what was reported. */
+    @Override
+    public int pollReady(Request req, int revents) {
+        return issue(req, true, revents);
+    }
+
+    private int issue(Request req, boolean nonBlocking, int revents) {
         if ((req.ioprio & POLL_FIRST) != 0) {
             // Wait for readiness before the first attempt. With MSG_DONTWAIT Linux makes no
             // attempt at all: -EAGAIN (the bit stays, so io-wq answers that too).
@@ -85,6 +108,10 @@ final class SendRecvOp extends OpDef {
                 req.ioprio &= ~POLL_FIRST;
             }
             return -Errno.EAGAIN;
+        }
+        if (send ? (req.flags & SqeFlags.BUFFER_SELECT) != 0 || (req.ioprio & BUNDLE) != 0
+                : (req.flags & SqeFlags.BUFFER_SELECT) != 0 && (req.ioprio & (RECV_MULTISHOT | BUNDLE)) != 0) {
+            return send ? SendBuffers.issue(req, nonBlocking) : RecvBuffers.issue(req, nonBlocking, revents);
         }
         long address;
         long length;
@@ -158,6 +185,12 @@ final class SendRecvOp extends OpDef {
             return 0;
         }
         return send ? NetOps.POLLOUT : NetOps.POLLIN;
+    }
+
+    /** A multishot RECV stays armed after each arrival. */
+    @Override
+    public boolean pollMultishot(Request req) {
+        return !send && (req.ioprio & RECV_MULTISHOT) != 0;
     }
 
     @Override

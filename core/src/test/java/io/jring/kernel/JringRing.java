@@ -12,6 +12,7 @@ final class JringRing implements RingDriver {
 
     JringRing(int setupFlags) {
         ring = IoUring.builder().entries(64).flags(setupFlags).build();
+        bufRings = new JringBufRings(ring);
     }
 
     @Override
@@ -44,6 +45,13 @@ final class JringRing implements RingDriver {
     @Override
     public void registerFiles(int[] fds) {
         ring.registerFiles(fds);
+    }
+
+    private final BufRings bufRings;
+
+    @Override
+    public BufRings bufRings() {
+        return bufRings;
     }
 
     @Override

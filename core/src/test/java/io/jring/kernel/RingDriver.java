@@ -17,6 +17,11 @@ interface RingDriver extends AutoCloseable {
 
     void registerFiles(int[] fds);
 
+    /** This ring's ring-mapped provided-buffer groups (the scenario drivers have them; program drivers do not). */
+    default BufRings bufRings() {
+        throw new UnsupportedOperationException(name() + " drives no buffer rings");
+    }
+
     @Override
     void close();
 
@@ -51,6 +56,13 @@ interface RingDriver extends AutoCloseable {
             @Override
             public void registerFiles(int[] fds) {
                 ring.registerFiles(fds);
+            }
+
+            private final BufRings bufRings = new KernelBufRings(ring);
+
+            @Override
+            public BufRings bufRings() {
+                return bufRings;
             }
 
             @Override

@@ -40,6 +40,13 @@ public final class Scenario {
     /** Closes a named descriptor. */
     record CloseFd(String fd) implements Step {}
 
+    /**
+     * Anything else a scenario does between submits (register a buffer ring, add buffers,
+     * check its head): the action returns null, or what went wrong.
+     */
+    record Custom(String text, java.util.function.BiFunction<RingDriver, ScenarioEnv, String> action)
+            implements Step {}
+
     final String name;
     final String mirrors;
     final String fileContent;
@@ -97,6 +104,7 @@ public final class Scenario {
                 case Quiet q -> s.append("  quiet for ").append(q.millis()).append(" ms\n");
                 case RegisterFiles r -> s.append("  register files ").append(r.fds()).append('\n');
                 case CloseFd c -> s.append("  close ").append(c.fd()).append('\n');
+                case Custom c -> s.append("  ").append(c.text()).append('\n');
             }
         }
         return s.toString();
@@ -176,6 +184,12 @@ public final class Scenario {
 
         public Builder close(String fd) {
             steps.add(new CloseFd(fd));
+            return this;
+        }
+
+        /** A step of the scenario's own ({@link Custom}). */
+        public Builder step(String text, java.util.function.BiFunction<RingDriver, ScenarioEnv, String> action) {
+            steps.add(new Custom(text, action));
             return this;
         }
 

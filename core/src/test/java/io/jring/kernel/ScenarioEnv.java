@@ -121,6 +121,11 @@ final class ScenarioEnv implements AutoCloseable {
         return arena.allocate(size, 8);
     }
 
+    /** {@code size} bytes on whole 4 KiB pages (a buffer ring's memory). */
+    MemorySegment pages(long size) {
+        return arena.allocate(Math.max(4096, (size + 4095) & ~4095L), 4096);
+    }
+
     MemorySegment bytes(String data) {
         byte[] b = data.getBytes(StandardCharsets.US_ASCII);
         MemorySegment seg = arena.allocate(b.length, 8);

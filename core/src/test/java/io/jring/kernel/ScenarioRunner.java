@@ -90,6 +90,12 @@ final class ScenarioRunner {
                     ring.registerFiles(fds);
                 }
                 case Scenario.CloseFd c -> env.close(c.fd());
+                case Scenario.Custom c -> {
+                    String problem = c.action().apply(ring, env);
+                    if (problem != null) {
+                        return c.text() + ": " + problem;
+                    }
+                }
             }
         }
         return null;

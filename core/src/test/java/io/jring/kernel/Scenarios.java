@@ -77,6 +77,7 @@ public final class Scenarios {
         CancelOrderScenarios.add(all);
         BindListenScenarios.add(all);
         SpliceScenarios.add(all);
+        BufRingScenarios.add(all);
         return all;
     }
 

@@ -43,7 +43,10 @@ import java.util.concurrent.TimeUnit;
 public final class EchoBench implements Callable<Integer> {
 
     /** What --compare runs, in the order of its first round. */
-    static final List<EchoImpl> COMPARED = List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING, EchoImpl.JRING);
+    static final List<EchoImpl> COMPARED = List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING, EchoImpl.JRING,
+            EchoImpl.JRING_MULTISHOT);
+    /** The servers --compare gives ratios of, and to what. */
+    private static final List<EchoImpl> PEERS = List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING);
     static final int MAX_SIZE = 1 << 20;
 
     @Option(names = "--connections", defaultValue = "1000", description = "Connections, each with one request in flight (default ${DEFAULT-VALUE}).")
@@ -63,8 +66,8 @@ public final class EchoBench implements Callable<Integer> {
     Integer port;
 
     @Option(names = "--compare",
-            description = "Run netty-epoll, netty-io_uring and jring servers alternately, --rounds times (3 unless "
-                    + "--rounds is given), and give jring's ratios.")
+            description = "Run netty-epoll, netty-io_uring, jring and jring-multishot servers alternately, --rounds "
+                    + "times (3 unless --rounds is given), and give jring's ratios.")
     boolean compare;
 
     /** Without --compare one server runs once; with it, three rounds unless --rounds says otherwise. */
@@ -243,14 +246,16 @@ public final class EchoBench implements Callable<Integer> {
                             : Latency.time(Math.round(r.serverCpuNanosPerTransaction()))));
         }
         if (compare) {
-            EchoResult jring = find(results, EchoImpl.JRING);
-            if (jring.isFailed()) {
-                lines.add("  no ratios: the jring server failed");
-            } else {
-                for (EchoImpl peer : List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING)) {
+            for (EchoImpl mine : List.of(EchoImpl.JRING, EchoImpl.JRING_MULTISHOT)) {
+                EchoResult r = find(results, mine);
+                if (r.isFailed()) {
+                    lines.add("  no ratios: the " + mine + " server failed");
+                    continue;
+                }
+                for (EchoImpl peer : peersOf(mine)) {
                     EchoResult other = find(results, peer);
-                    lines.add(String.format("  jring / %-15s %s", peer + ":",
-                            other.isFailed() ? "n/a (" + peer + " failed)" : Figures.fixed(jring.ratioTo(other), 2) + "x"));
+                    lines.add(String.format("  %s / %-15s %s", mine, peer + ":",
+                            other.isFailed() ? "n/a (" + peer + " failed)" : Figures.fixed(r.ratioTo(other), 2) + "x"));
                 }
             }
         }
@@ -287,14 +292,21 @@ public final class EchoBench implements Callable<Integer> {
                         .put("client_cpu", r.clientCpu())
                         .put("server_cpu", r.serverCpu())
                         .put("server_cpu_ns_per_op", Math.rint(r.serverCpuNanosPerTransaction()));
-                if (compare && r.impl() == EchoImpl.JRING) {
-                    j.put("vs_netty_epoll", r.ratioTo(find(results, EchoImpl.NETTY_EPOLL)))
-                            .put("vs_netty_io_uring", r.ratioTo(find(results, EchoImpl.NETTY_IO_URING)));
+                if (compare && (r.impl() == EchoImpl.JRING || r.impl() == EchoImpl.JRING_MULTISHOT)) {
+                    for (EchoImpl peer : peersOf(r.impl())) {
+                        j.put("vs_" + peer.label().replace('-', '_'), r.ratioTo(find(results, peer)));
+                    }
                 }
             }
             lines.add(j.toString());
         }
         return lines;
+    }
+
+    /** jring is compared with Netty's transports; jring-multishot with those and with jring's classic mode. */
+    private static List<EchoImpl> peersOf(EchoImpl mine) {
+        return mine == EchoImpl.JRING ? PEERS
+                : List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING, EchoImpl.JRING);
     }
 
     /** A share of one core as a percentage, "-" when unknown. */

@@ -9,6 +9,8 @@ import java.util.stream.Collectors;
 /** {@code --impl}: which echo server runs, by the name the command line uses. */
 public enum EchoImpl {
     JRING("jring"),
+    /** jring the modern way: multishot RECV into a buffer ring (JringMultishotEchoServer). */
+    JRING_MULTISHOT("jring-multishot"),
     NETTY_EPOLL("netty-epoll"),
     NETTY_IO_URING("netty-io_uring");
 
@@ -18,7 +20,7 @@ public enum EchoImpl {
         this.label = label;
     }
 
-    /** The command-line name: jring, netty-epoll, netty-io_uring. */
+    /** The command-line name: jring, jring-multishot, netty-epoll, netty-io_uring. */
     public String label() {
         return label;
     }

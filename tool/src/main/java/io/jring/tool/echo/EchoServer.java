@@ -9,6 +9,7 @@ public interface EchoServer extends AutoCloseable {
     static EchoServer start(EchoServerConfig config) throws InterruptedException {
         return switch (config.impl()) {
             case JRING -> JringEchoServer.start(config);
+            case JRING_MULTISHOT -> JringMultishotEchoServer.start(config);
             case NETTY_EPOLL -> NettyEchoServer.start(config, NettyTransport.EPOLL);
             case NETTY_IO_URING -> NettyEchoServer.start(config, NettyTransport.IO_URING);
         };

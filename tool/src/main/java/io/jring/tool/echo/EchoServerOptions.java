@@ -17,9 +17,11 @@ public final class EchoServerOptions {
             description = "Address to bind (server) or connect to (client); an IP literal (default ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--impl", defaultValue = "jring", paramLabel = "jring|netty-epoll|netty-io_uring",
+    @Option(names = "--impl", defaultValue = "jring", paramLabel = "jring|jring-multishot|netty-epoll|netty-io_uring",
             converter = EchoImpl.Converter.class,
-            description = "Echo server: jring's engine, or Netty 4.2 on its epoll or io_uring transport (default ${DEFAULT-VALUE}).")
+            description = "Echo server: jring's engine (jring: a recv per message into classic provided buffers;"
+                    + " jring-multishot: one multishot recv per connection into a buffer ring), or Netty 4.2 on its"
+                    + " epoll or io_uring transport (default ${DEFAULT-VALUE}).")
     EchoImpl impl;
 
     @Option(names = "--async",

@@ -149,6 +149,11 @@ final class JringEchoServer implements EchoServer {
         if (stopped.getCount() == 0) {
             return;
         }
+        wakeByConnecting(address);
+    }
+
+    /** Connects to {@code address} once and closes: a multishot accept there completes. */
+    static void wakeByConnecting(InetSocketAddress address) {
         InetAddress to = address.getAddress().isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : address.getAddress();
         try {
             Fds.close(Fds.connectTcp(new InetSocketAddress(to, address.getPort())));
@@ -370,7 +375,7 @@ final class JringEchoServer implements EchoServer {
         }
     }
 
-    private static void closeQuietly(int fd) {
+    static void closeQuietly(int fd) {
         try {
             Fds.close(fd);
         } catch (RuntimeException e) {
@@ -378,7 +383,7 @@ final class JringEchoServer implements EchoServer {
         }
     }
 
-    private static InetAddress ipAddress(String host) {
+    static InetAddress ipAddress(String host) {
         try {
             return InetAddress.getByName(host);
         } catch (UnknownHostException e) {

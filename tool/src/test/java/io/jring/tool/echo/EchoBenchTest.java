@@ -63,8 +63,8 @@ class EchoBenchTest {
             order.add(impl);
             return trial(100);
         });
-        assertEquals(List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING, EchoImpl.JRING,
-                EchoImpl.NETTY_IO_URING, EchoImpl.JRING, EchoImpl.NETTY_EPOLL), order);
+        assertEquals(List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING, EchoImpl.JRING, EchoImpl.JRING_MULTISHOT,
+                EchoImpl.NETTY_IO_URING, EchoImpl.JRING, EchoImpl.JRING_MULTISHOT, EchoImpl.NETTY_EPOLL), order);
     }
 
     @Test
@@ -74,6 +74,7 @@ class EchoBenchTest {
             case NETTY_EPOLL -> trial(100);
             case NETTY_IO_URING -> trial(200);
             case JRING -> trial(150);
+            case JRING_MULTISHOT -> trial(300);
         });
         List<String> human = b.humanLines(results);
         assertTrue(human.stream().anyMatch(l -> l.matches(" +netty-io_uring +200 +- +20\\.\\d+us( +20\\.\\d+us){4} +90% +80% +4\\.00ms")),
@@ -84,6 +85,11 @@ class EchoBenchTest {
         assertEquals("jring", jring.get("impl"));
         assertEquals(1.5, jring.get("vs_netty_epoll"));
         assertEquals(0.75, jring.get("vs_netty_io_uring"));
+        assertTrue(human.contains("  jring-multishot / netty-epoll:    3.00x"), human.toString());
+        assertTrue(human.contains("  jring-multishot / jring:          2.00x"), human.toString());
+        Map<String, Object> multishot = JsonReader.parseObject(b.jsonLines(results).get(3));
+        assertEquals(1.5, multishot.get("vs_netty_io_uring"));
+        assertEquals(2.0, multishot.get("vs_jring"));
     }
 
     @Test
