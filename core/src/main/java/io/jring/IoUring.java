@@ -306,6 +306,8 @@ public final class IoUring implements AutoCloseable {
      * Which opcodes, SQE flags and setup flags this jring supports (Linux's
      * IORING_REGISTER_PROBE), an entry for every opcode up to {@link Probe#lastOp()}: check
      * {@link Probe#opcodeSupported} at startup, as liburing's io_uring_get_probe_ring users do.
+     *
+     * @return a snapshot of what this jring supports
      */
     public Probe probe() {
         return probe(Opcode.LAST);
@@ -315,6 +317,10 @@ public final class IoUring implements AutoCloseable {
      * IORING_REGISTER_PROBE with room for {@code nrOps} entries: the probe holds the first
      * {@code min(nrOps, Opcode.LAST)} opcodes ({@link Probe#opsLen()}; 0 gives only
      * {@link Probe#lastOp()}). A negative count is EINVAL.
+     *
+     * @param nrOps how many opcode entries to fill, 0 or more
+     * @return a snapshot of what this jring supports, with {@code min(nrOps, Opcode.LAST)} entries
+     * @throws IoUringException EINVAL if {@code nrOps} is negative, EBADFD if the ring is closed
      */
     public Probe probe(int nrOps) {
         ctx.checkOpen();

@@ -38,27 +38,49 @@ public final class Probe {
         return new Probe(Math.min(nrOps, Opcode.LAST));
     }
 
-    /** The highest opcode number jring knows of (Linux's last_op: IORING_OP_LAST - 1), supported or not. */
+    /**
+     * The highest opcode number jring knows of (Linux's last_op: IORING_OP_LAST - 1), supported or not.
+     *
+     * @return the highest opcode number
+     */
     public int lastOp() {
         return Opcode.LAST - 1;
     }
 
-    /** How many opcode entries this probe holds (opcodes 0 .. opsLen - 1). */
+    /**
+     * How many opcode entries this probe holds (opcodes 0 .. opsLen - 1).
+     *
+     * @return the number of entries
+     */
     public int opsLen() {
         return opFlags.length;
     }
 
-    /** The flags of opcode {@code op}'s entry: {@link #OP_SUPPORTED} or 0 (also 0 beyond {@link #opsLen()}). */
+    /**
+     * The flags of opcode {@code op}'s entry: {@link #OP_SUPPORTED} or 0 (also 0 beyond {@link #opsLen()}).
+     *
+     * @param op an opcode number ({@link Opcode})
+     * @return the entry's flags, 0 for a negative {@code op} or one past the entries
+     */
     public int opFlags(int op) {
         return op >= 0 && op < opFlags.length ? opFlags[op] : 0;
     }
 
-    /** liburing's io_uring_opcode_supported: false for an opcode above {@link #lastOp()} or outside the probe. */
+    /**
+     * liburing's io_uring_opcode_supported: false for an opcode above {@link #lastOp()} or outside the probe.
+     *
+     * @param op an opcode number ({@link Opcode})
+     * @return true if this probe's entry for {@code op} has {@link #OP_SUPPORTED}
+     */
     public boolean opcodeSupported(int op) {
         return op <= lastOp() && (opFlags(op) & OP_SUPPORTED) != 0;
     }
 
-    /** The supported opcodes among this probe's entries, ascending. */
+    /**
+     * The supported opcodes among this probe's entries, ascending.
+     *
+     * @return a new array of the supported opcode numbers
+     */
     public int[] supportedOpcodes() {
         int[] out = new int[opFlags.length];
         int n = 0;
@@ -70,17 +92,30 @@ public final class Probe {
         return Arrays.copyOf(out, n);
     }
 
-    /** The {@link SqeFlags} bits an SQE may carry; any other bit completes with -EINVAL. */
+    /**
+     * The {@link SqeFlags} bits an SQE may carry; any other bit completes with -EINVAL.
+     *
+     * @return the supported SQE flag bits
+     */
     public int sqeFlags() {
         return SqeFlags.VALID;
     }
 
-    /** True if every bit of {@code flags} is a supported {@link SqeFlags} bit. */
+    /**
+     * True if every bit of {@code flags} is a supported {@link SqeFlags} bit.
+     *
+     * @param flags {@link SqeFlags} bits
+     * @return true if no bit of {@code flags} is unsupported (true for 0)
+     */
     public boolean sqeFlagsSupported(int flags) {
         return (flags & ~SqeFlags.VALID) == 0;
     }
 
-    /** The {@link Setup} bits {@link IoUring.Builder#flags} accepts. */
+    /**
+     * The {@link Setup} bits {@link IoUring.Builder#flags} accepts.
+     *
+     * @return the supported setup flag bits
+     */
     public int setupFlags() {
         return Setup.VALID;
     }

@@ -520,12 +520,23 @@ public final class Sqe {
      * {@code addr}, as bind(2). The SQE holds the address in {@code addr} and its length in
      * {@code off} (the kernel's addr2); the address is copied when the SQE is submitted. The
      * CQE's res is 0 or bind(2)'s -errno (-EADDRINUSE, -EINVAL...), -ENOTSOCK or -EBADF.
+     *
+     * @param fd the socket, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param addr a native segment holding the sockaddr, alive until the SQE is submitted
+     * @param addrlen the sockaddr's length in bytes
+     * @return this SQE
      */
     public Sqe prepBind(int fd, MemorySegment addr, int addrlen) {
         return rw(Opcode.BIND, fd, addr, 0, addrlen);
     }
 
-    /** {@link #prepBind(int, MemorySegment, int)} with an IPv4 or IPv6 address, encoded when submitted. */
+    /**
+     * {@link #prepBind(int, MemorySegment, int)} with an IPv4 or IPv6 address, encoded when submitted.
+     *
+     * @param fd the socket, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param address a resolved IPv4 or IPv6 address
+     * @return this SQE
+     */
     public Sqe prepBind(int fd, InetSocketAddress address) {
         rw(Opcode.BIND, fd, null, 0, 0);
         arg = address;
@@ -536,6 +547,10 @@ public final class Sqe {
      * LISTEN (liburing's io_uring_prep_listen): listen(2) on socket {@code fd} (with
      * {@link SqeFlags#FIXED_FILE}, a slot) with {@code backlog} in {@code len}. An unbound
      * TCP socket gets an ephemeral port. Res 0 or -errno (-EOPNOTSUPP for a datagram socket).
+     *
+     * @param fd the socket, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param backlog listen(2)'s backlog: the most pending connections
+     * @return this SQE
      */
     public Sqe prepListen(int fd, int backlog) {
         return rw(Opcode.LISTEN, fd, null, backlog, 0);
@@ -545,6 +560,11 @@ public final class Sqe {
      * CONNECT with liburing's layout (io_uring_prep_connect): the {@code addrlen}-byte
      * sockaddr at {@code addr}, any family (AF_UNIX too), copied when submitted. Otherwise as
      * {@link #prepConnect(int, InetSocketAddress)}.
+     *
+     * @param fd the socket, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param addr a native segment holding the sockaddr, alive until the SQE is submitted
+     * @param addrlen the sockaddr's length in bytes
+     * @return this SQE
      */
     public Sqe prepConnect(int fd, MemorySegment addr, int addrlen) {
         return rw(Opcode.CONNECT, fd, addr, 0, addrlen);
@@ -555,6 +575,12 @@ public final class Sqe {
      * io_uring_prep_socket_direct): res 0, or -ENXIO without a file table, -EINVAL past it.
      * {@link #FILE_INDEX_ALLOC} picks a free slot as {@link #prepSocketDirectAlloc} does.
      * SOCK_CLOEXEC in {@code type} is -EINVAL: a slot has no descriptor to close on exec.
+     *
+     * @param domain {@link Fds#AF_INET} or {@link Fds#AF_INET6} (and the other Linux families)
+     * @param type {@link Fds#SOCK_STREAM} or {@link Fds#SOCK_DGRAM}, with SOCK_NONBLOCK (not SOCK_CLOEXEC)
+     * @param protocol 0 for the type's default
+     * @param fileIndex the 0-based fixed-file slot, or {@link #FILE_INDEX_ALLOC}
+     * @return this SQE
      */
     public Sqe prepSocketDirect(int domain, int type, int protocol, int fileIndex) {
         prepSocket(domain, type, protocol);
@@ -565,6 +591,11 @@ public final class Sqe {
     /**
      * SOCKET into any free fixed-file slot (liburing's io_uring_prep_socket_direct_alloc):
      * res is the slot, or -ENFILE when none is free or no table is registered.
+     *
+     * @param domain {@link Fds#AF_INET} or {@link Fds#AF_INET6} (and the other Linux families)
+     * @param type {@link Fds#SOCK_STREAM} or {@link Fds#SOCK_DGRAM}, with SOCK_NONBLOCK (not SOCK_CLOEXEC)
+     * @param protocol 0 for the type's default
+     * @return this SQE
      */
     public Sqe prepSocketDirectAlloc(int domain, int type, int protocol) {
         prepSocket(domain, type, protocol);
@@ -576,6 +607,11 @@ public final class Sqe {
      * ACCEPT into fixed-file slot {@code fileIndex} (0-based, or {@link #FILE_INDEX_ALLOC};
      * liburing's io_uring_prep_accept_direct without the peer address): res 0 (the slot
      * with ALLOC), or the install's -ENXIO / -EINVAL / -ENFILE, the connection then closed.
+     *
+     * @param listenFd a listening socket, or with {@link SqeFlags#FIXED_FILE} its slot
+     * @param flags accept4(2) flags ({@link Fds#SOCK_NONBLOCK}, {@link Fds#SOCK_CLOEXEC})
+     * @param fileIndex the 0-based fixed-file slot for the connection, or {@link #FILE_INDEX_ALLOC}
+     * @return this SQE
      */
     public Sqe prepAcceptDirect(int listenFd, int flags, int fileIndex) {
         prepAccept(listenFd, flags);
@@ -587,6 +623,10 @@ public final class Sqe {
      * Multishot ACCEPT whose connections each take a free fixed-file slot (liburing's
      * io_uring_prep_multishot_accept_direct): every CQE's res is a slot, with
      * {@link CqeFlags#MORE} while it stays armed; -ENFILE ends it when the table is full.
+     *
+     * @param listenFd a listening socket, or with {@link SqeFlags#FIXED_FILE} its slot
+     * @param flags accept4(2) flags
+     * @return this SQE
      */
     public Sqe prepMultishotAcceptDirect(int listenFd, int flags) {
         prepMultishotAccept(listenFd, flags);
@@ -605,6 +645,14 @@ public final class Sqe {
      * The SQE holds {@code fdOut} in {@code fd}, {@code offOut} in {@code off}, {@code fdIn}
      * in {@code fileIndex} (the kernel's splice_fd_in) and {@code offIn} in {@code addr2}
      * (the kernel's splice_off_in, which shares addr's place).
+     *
+     * @param fdIn the input descriptor, or with {@link Splice#F_FD_IN_FIXED} a fixed-file slot
+     * @param offIn the input's offset, or -1 for its file position (always -1 for a pipe)
+     * @param fdOut the output descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param offOut the output's offset, or -1 for its file position (always -1 for a pipe)
+     * @param nbytes the most bytes to move (unsigned)
+     * @param spliceFlags {@link Splice} flags, or 0
+     * @return this SQE
      */
     public Sqe prepSplice(int fdIn, long offIn, int fdOut, long offOut, int nbytes, int spliceFlags) {
         rw(Opcode.SPLICE, fdOut, null, nbytes, offOut);
@@ -619,6 +667,12 @@ public final class Sqe {
      * data into pipe {@code fdOut} without consuming it, as tee(2): -EINVAL unless both are
      * pipes (and different ones). Flags, fixed files and waiting as {@link #prepSplice}; TEE
      * has no offsets (a non-zero {@code off} or {@code addr2} fails with -EINVAL).
+     *
+     * @param fdIn the input pipe, or with {@link Splice#F_FD_IN_FIXED} a fixed-file slot
+     * @param fdOut the output pipe, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param nbytes the most bytes to copy (unsigned)
+     * @param spliceFlags {@link Splice} flags, or 0
+     * @return this SQE
      */
     public Sqe prepTee(int fdIn, int fdOut, int nbytes, int spliceFlags) {
         rw(Opcode.TEE, fdOut, null, nbytes, 0);
