@@ -58,8 +58,15 @@ public final class BufRing implements AutoCloseable {
     /**
      * Allocates, registers and initialises a buffer ring of {@code entries} for group
      * {@code bgid} (liburing's io_uring_setup_buf_ring); {@code flags} {@link #MMAP} (the
-     * ring's own memory) and {@link #INC}. {@link #close} unregisters and frees it. Throws
-     * {@link IoUringException} as {@link IoUring#registerBufRing}.
+     * ring's own memory) and {@link #INC}. {@link #close} unregisters and frees it.
+     *
+     * @param ring the io_uring to register the buffer ring with
+     * @param entries slots in the ring, a power of two up to {@link #MAX_ENTRIES}
+     * @param bgid the buffer group id requests select from ({@link Sqe#bufferSelect})
+     * @param flags 0, or {@link #MMAP} and/or {@link #INC}
+     * @return the registered, empty buffer ring
+     * @throws IoUringException as {@link IoUring#registerBufRing} (EINVAL, EEXIST), EBADFD if
+     *         {@code ring} is closed
      */
     public static BufRing setup(IoUring ring, int entries, int bgid, int flags) {
         if ((flags & MMAP) != 0) {
@@ -86,43 +93,82 @@ public final class BufRing implements AutoCloseable {
      * {@link #size}{@code (entries)} bytes, alive until {@link #close}) as group
      * {@code bgid}'s ring and initialises it; {@link #close} unregisters it and leaves the
      * memory to its owner.
+     *
+     * @param ring the io_uring to register the buffer ring with
+     * @param memory native, page-aligned memory of at least {@link #size}{@code (entries)} bytes
+     * @param entries slots in the ring, a power of two up to {@link #MAX_ENTRIES}
+     * @param bgid the buffer group id requests select from ({@link Sqe#bufferSelect})
+     * @param flags 0 or {@link #INC}; {@link #MMAP} is ignored (cleared)
+     * @return the registered, empty buffer ring
+     * @throws IoUringException as {@link IoUring#registerBufRing} (EINVAL, EEXIST, EFAULT),
+     *         EBADFD if {@code ring} is closed
      */
     public static BufRing register(IoUring ring, MemorySegment memory, int entries, int bgid, int flags) {
         ring.registerBufRing(memory, entries, bgid, flags & ~MMAP);
         return new BufRing(ring, bgid, memory, entries, null).init();
     }
 
-    /** Bytes a ring of {@code entries} takes, rounded up to whole 4 KiB pages. */
+    /**
+     * Bytes a ring of {@code entries} takes, rounded up to whole 4 KiB pages.
+     *
+     * @param entries slots in the ring
+     * @return {@code 16 * entries} rounded up to a multiple of 4096, at least 4096
+     */
     public static long size(int entries) {
         return Math.max(4096, (entries * ENTRY_SIZE + 4095) & ~4095L);
     }
 
-    /** The mask of a ring of {@code entries} (liburing's io_uring_buf_ring_mask). */
+    /**
+     * The mask of a ring of {@code entries} (liburing's io_uring_buf_ring_mask).
+     *
+     * @param entries slots in the ring, a power of two
+     * @return {@code entries - 1}
+     */
     public static int mask(int entries) {
         return entries - 1;
     }
 
-    /** This ring's mask. */
+    /**
+     * This ring's mask.
+     *
+     * @return {@code entries() - 1}
+     */
     public int mask() {
         return mask;
     }
 
-    /** Slots in the ring. */
+    /**
+     * Slots in the ring.
+     *
+     * @return the number of entries the ring was registered with
+     */
     public int entries() {
         return mask + 1;
     }
 
-    /** The buffer group this ring feeds. */
+    /**
+     * The buffer group this ring feeds.
+     *
+     * @return the buffer group id ({@code bgid})
+     */
     public int groupId() {
         return bgid;
     }
 
-    /** The shared memory (Linux's layout). */
+    /**
+     * The shared memory (Linux's layout).
+     *
+     * @return the ring's memory, {@link #entries()} slots of {@link #ENTRY_SIZE} bytes
+     */
     public MemorySegment memory() {
         return memory;
     }
 
-    /** Empties the ring: tail 0 (liburing's io_uring_buf_ring_init). */
+    /**
+     * Empties the ring: tail 0 (liburing's io_uring_buf_ring_init).
+     *
+     * @return this buffer ring
+     */
     public BufRing init() {
         U16.setRelease(memory, TAIL, (short) 0);
         return this;
@@ -132,6 +178,11 @@ public final class BufRing implements AutoCloseable {
      * Writes buffer {@code buf} (native; its whole size, at most 2^31 - 1 bytes) with id
      * {@code bid} into the slot {@code bufOffset} past the tail (liburing's
      * io_uring_buf_ring_add); the ring sees it after {@link #advance}.
+     *
+     * @param buf a native segment that stays alive while the ring may hand it out
+     * @param bid the buffer id (16 bits) CQEs report ({@link CqeFlags#bufferId})
+     * @param bufOffset which slot past the tail, 0 for the first buffer added since the last advance
+     * @throws IoUringException EINVAL if {@code buf} is null or not native, or {@code bid} is not 16 bits
      */
     public void add(MemorySegment buf, int bid, int bufOffset) {
         if (buf == null || !buf.isNative()) {
@@ -140,7 +191,15 @@ public final class BufRing implements AutoCloseable {
         add(buf.address(), (int) Math.min(buf.byteSize(), Integer.MAX_VALUE), bid, bufOffset);
     }
 
-    /** {@link #add(MemorySegment, int, int)} for a raw address the caller keeps alive. */
+    /**
+     * {@link #add(MemorySegment, int, int)} for a raw address the caller keeps alive.
+     *
+     * @param address the buffer's native address
+     * @param length the buffer's size in bytes
+     * @param bid the buffer id (16 bits) CQEs report ({@link CqeFlags#bufferId})
+     * @param bufOffset which slot past the tail, 0 for the first buffer added since the last advance
+     * @throws IoUringException EINVAL if {@code bid} is not 16 bits
+     */
     public void add(long address, int length, int bid, int bufOffset) {
         if (bid < 0 || bid > 0xFFFF) {
             throw new IoUringException(Errno.EINVAL, "a buffer id is 16 bits, got " + bid);
@@ -151,7 +210,11 @@ public final class BufRing implements AutoCloseable {
         memory.set(JAVA_SHORT, at + 12, (short) bid);
     }
 
-    /** Publishes {@code count} added buffers (liburing's io_uring_buf_ring_advance): a release store of the tail. */
+    /**
+     * Publishes {@code count} added buffers (liburing's io_uring_buf_ring_advance): a release store of the tail.
+     *
+     * @param count how many buffers {@link #add} wrote past the tail
+     */
     public void advance(int count) {
         U16.setRelease(memory, TAIL, (short) (tail() + count));
     }
@@ -159,13 +222,23 @@ public final class BufRing implements AutoCloseable {
     /**
      * Publishes {@code count} buffers and consumes {@code count} CQEs at once (liburing's
      * io_uring_buf_ring_cq_advance), for the common loop that re-adds each CQE's buffer.
+     *
+     * @param count how many buffers {@link #add} wrote past the tail, and how many ready CQEs to consume
+     * @throws IoUringException as {@link IoUring#cqAdvance}: EINVAL if fewer than {@code count}
+     *         CQEs are ready (the buffers are published already)
      */
     public void cqAdvance(int count) {
         advance(count);
         ring.cqAdvance(count);
     }
 
-    /** Buffers published and not yet taken (liburing's io_uring_buf_ring_available). */
+    /**
+     * Buffers published and not yet taken (liburing's io_uring_buf_ring_available).
+     *
+     * @return the tail minus the ring's head, modulo 2^16
+     * @throws IoUringException as {@link IoUring#bufRingHead} (ENOENT once unregistered, EBADFD
+     *         if the io_uring is closed)
+     */
     public int available() {
         return (tail() - ring.bufRingHead(bgid)) & 0xFFFF;
     }

@@ -245,9 +245,15 @@ public final class IoUring implements AutoCloseable {
      * {@code 16 * entries} bytes, and stay alive until {@link #unregisterBufRing}. With
      * {@link BufRing#MMAP} jring allocates the memory ({@code memory} is ignored, as Linux
      * ignores ring_addr): see {@link #mapBufRing}. {@link BufRing#INC} consumes buffers
-     * incrementally. {@code BufRing.setup} does all this and more. Throws
-     * {@link IoUringException} with Linux's errno: EINVAL (sizes, flags, alignment), EEXIST
-     * (the group is a ring, or holds buffers from PROVIDE_BUFFERS), EFAULT (no memory).
+     * incrementally. {@code BufRing.setup} does all this and more.
+     *
+     * @param memory native, page-aligned memory for the ring, or null with {@link BufRing#MMAP}
+     * @param entries slots in the ring, a power of two up to {@link BufRing#MAX_ENTRIES}
+     * @param bgid the buffer group id requests select from ({@link Sqe#bufferSelect})
+     * @param flags 0, or {@link BufRing#MMAP} and/or {@link BufRing#INC}
+     * @throws IoUringException with Linux's errno: EINVAL (sizes, flags, alignment, group id),
+     *         EEXIST (the group is a ring, or holds buffers from PROVIDE_BUFFERS), EFAULT (no
+     *         memory); EBADFD if the ring is closed
      */
     public void registerBufRing(MemorySegment memory, int entries, int bgid, int flags) {
         ctx.registration().registerBufRing(memory, entries, bgid, flags);
@@ -256,13 +262,23 @@ public final class IoUring implements AutoCloseable {
     /**
      * The memory of group {@code bgid}'s buffer ring: for {@link BufRing#MMAP} the memory jring
      * allocated (what Linux's mmap of IORING_OFF_PBUF_RING gives), valid until the ring is
-     * unregistered or this ring closes. EINVAL if the group has no buffer ring.
+     * unregistered or this ring closes.
+     *
+     * @param bgid the buffer group id
+     * @return the buffer ring's memory, in Linux's layout
+     * @throws IoUringException EINVAL if the group has no buffer ring, EBADFD if the ring is closed
      */
     public MemorySegment mapBufRing(int bgid) {
         return ctx.registration().mapBufRing(bgid);
     }
 
-    /** Unregisters group {@code bgid}'s buffer ring (io_uring_unregister_buf_ring); ENOENT, or EINVAL for a PROVIDE_BUFFERS group. */
+    /**
+     * Unregisters group {@code bgid}'s buffer ring (io_uring_unregister_buf_ring).
+     *
+     * @param bgid the buffer group id
+     * @throws IoUringException ENOENT if there is no such group, EINVAL for a PROVIDE_BUFFERS
+     *         group, EBADFD if the ring is closed
+     */
     public void unregisterBufRing(int bgid) {
         ctx.registration().unregisterBufRing(bgid);
     }
@@ -270,6 +286,11 @@ public final class IoUring implements AutoCloseable {
     /**
      * The head of group {@code bgid}'s buffer ring, the next entry a selection takes
      * (IORING_REGISTER_PBUF_STATUS, liburing's io_uring_buf_ring_head); 16 bits, as Linux's.
+     *
+     * @param bgid the buffer group id
+     * @return the head, 0 to 65535
+     * @throws IoUringException ENOENT if there is no such group, EINVAL for a PROVIDE_BUFFERS
+     *         group, EBADFD if the ring is closed
      */
     public int bufRingHead(int bgid) {
         return ctx.registration().bufRingHead(bgid);
@@ -277,7 +298,10 @@ public final class IoUring implements AutoCloseable {
 
     /**
      * Consumes {@code count} ready CQEs at once (liburing's io_uring_cq_advance), as
-     * {@code count} calls of {@link #cqeSeen}; EINVAL if fewer are ready.
+     * {@code count} calls of {@link #cqeSeen}.
+     *
+     * @param count how many ready CQEs to consume
+     * @throws IoUringException EINVAL if fewer than {@code count} are ready (those that were are consumed)
      */
     public void cqAdvance(int count) {
         for (int i = 0; i < count; i++) {

@@ -477,6 +477,11 @@ public final class Sqe {
      * A multishot RECV (liburing's io_uring_prep_recv_multishot): {@link #prepRecv} with
      * {@link #RECV_MULTISHOT}; usually {@code buf} null and {@link #bufferSelect} after it
      * ({@code len}, if set, caps each CQE's bytes).
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param buf null with {@link #bufferSelect}, or a native segment that stays alive until the last CQE
+     * @param msgFlags recv(2) flags
+     * @return this SQE
      */
     public Sqe prepRecvMultishot(int fd, MemorySegment buf, int msgFlags) {
         prepRecv(fd, buf, msgFlags);
@@ -488,6 +493,11 @@ public final class Sqe {
      * A SEND of a bundle of provided buffers (liburing's io_uring_prep_send_bundle): up to
      * {@code len} bytes (0: all the group holds) from its buffers in a row; needs
      * {@link #bufferSelect}.
+     *
+     * @param fd the descriptor, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param len the most bytes to send, or 0 for all the group's buffers
+     * @param msgFlags send(2) flags
+     * @return this SQE
      */
     public Sqe prepSendBundle(int fd, int len, int msgFlags) {
         prepSend(fd, null, msgFlags);
@@ -842,6 +852,9 @@ public final class Sqe {
      * {@link BufRing} or PROVIDE_BUFFERS): adds {@link SqeFlags#BUFFER_SELECT} to the flags
      * set so far and sets the group, as liburing's {@code sqe->flags |= IOSQE_BUFFER_SELECT;
      * sqe->buf_group = bgid}.
+     *
+     * @param groupId the group of a {@link BufRing} or of {@link #prepProvideBuffers}
+     * @return this SQE
      */
     public Sqe bufferSelect(int groupId) {
         dirty = true;
