@@ -166,7 +166,10 @@ public final class IoUring implements AutoCloseable {
     }
 
     /**
-     * Consumes every ready CQE, calling {@code handler} for each in CQ order.
+     * Consumes every ready CQE, calling {@code handler} for each in CQ order. Each CQE is
+     * consumed before its handler runs, so the handler may reap on this ring too (peek,
+     * seen, a nested forEachCqe, submitAndWait): no CQE is delivered twice. CQEs published
+     * after the call looked at the CQ are left for the next call.
      *
      * @param handler what to do with each CQE
      * @return how many CQEs were consumed
