@@ -3,6 +3,7 @@ package io.jring;
 import io.jring.core.ApiAccess;
 import io.jring.core.RingContext;
 import io.jring.core.RingParams;
+import io.jring.core.SubmitEntry;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -56,9 +57,12 @@ public final class IoUring implements AutoCloseable {
     }
 
     private final RingContext ctx;
+    /** The submission side's entry points, one hop shorter than through ctx. */
+    private final SubmitEntry submission;
 
     private IoUring(RingContext ctx) {
         this.ctx = ctx;
+        this.submission = ctx.submission();
     }
 
     /**
@@ -94,7 +98,7 @@ public final class IoUring implements AutoCloseable {
 
     /** {@return the next free SQE with all fields reset, or null when the SQ is full} */
     public Sqe getSqe() {
-        return ctx.getSqe();
+        return submission.getSqe();
     }
 
     /**
@@ -104,7 +108,7 @@ public final class IoUring implements AutoCloseable {
      * @return how many SQEs were consumed
      */
     public int submit() {
-        return ctx.submit();
+        return submission.submit();
     }
 
     /**
@@ -114,17 +118,17 @@ public final class IoUring implements AutoCloseable {
      * @return how many SQEs were consumed
      */
     public int submitAndWait(int waitNr) {
-        return ctx.submitAndWait(waitNr);
+        return submission.submitAndWait(waitNr);
     }
 
     /** {@return how many SQEs are prepared and not yet submitted} */
     public int sqReady() {
-        return ctx.sqReady();
+        return submission.sqReady();
     }
 
     /** {@return how many more SQEs {@link #getSqe} can hand out before a submit} */
     public int sqSpaceLeft() {
-        return ctx.sqSpaceLeft();
+        return submission.sqSpaceLeft();
     }
 
     // ---- completion

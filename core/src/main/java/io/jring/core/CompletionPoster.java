@@ -32,6 +32,12 @@ public final class CompletionPoster {
     private final Timeouts timeouts;
     private final DrainQueue drain;
     private final ReentrantLock cqLock;
+    /**
+     * {@link Tracing#complete} as read when the posting right was last taken
+     * ({@link #refreshTracing}): one volatile read per batch, not per CQE. Posting right only
+     * (plain); a recording started meanwhile is seen from the next batch on.
+     */
+    private boolean traceComplete = Tracing.complete;
 
     CompletionPoster(RingContext ring, CompletionQueue cq) {
         this.ring = ring;
@@ -185,10 +191,15 @@ public final class CompletionPoster {
         if (!cq.post(userData, res, cflags)) {
             traceOverflow(userData, res);
         }
-        if (Tracing.complete) {
+        if (traceComplete) {
             traceComplete(userData, res, cflags);
         }
         timeouts.posted();
+    }
+
+    /** Whoever takes the posting right: reads the completion tracing flag for this batch. */
+    void refreshTracing() {
+        traceComplete = Tracing.complete;
     }
 
     /** legacyMsgRing rings: senders post too, so every post and flush takes the CQ lock. */

@@ -60,14 +60,14 @@ public final class RequestIssuer {
     /**
      * One SQE -> one request, validated and issued. False if it failed before issue. Kept
      * small (error reporting lives in {@link PrepFailure}) so the JIT inlines it into the
-     * submit loop.
+     * submit loop. {@code trace}: {@link Tracing#submitSqe}, read once per submit.
      */
-    boolean submitOne(Sqe sqe, TaskContext tc) {
+    boolean submitOne(Sqe sqe, TaskContext tc, boolean trace) {
         Request req = pool.alloc();
         req.init(tc, sqe);
         OpDef def = OpTable.get(req.opcode);
         req.def = def;
-        if (Tracing.submitSqe) {
+        if (trace) {
             PrepFailure.traceSubmit(req);
         }
         int flags = req.flags;
