@@ -65,6 +65,8 @@ public final class Opcode {
     public static final int BIND = 56;
     /** listen(2) ({@link Sqe#prepListen}). */
     public static final int LISTEN = 57;
+    /** ftruncate(2) of a file, the length in {@code off} ({@link Sqe#prepFtruncate}; issue 22). */
+    public static final int FTRUNCATE = 55;
 
     /**
      * One past the highest opcode number Linux defines today (6.18's IORING_OP_LAST, after
@@ -130,7 +132,7 @@ public final class Opcode {
         NAMES[52] = "FUTEX_WAKE";
         NAMES[53] = "FUTEX_WAITV";
         NAMES[54] = "FIXED_FD_INSTALL";
-        NAMES[55] = "FTRUNCATE";
+        NAMES[FTRUNCATE] = "FTRUNCATE";
         NAMES[56] = "BIND";
         NAMES[57] = "LISTEN";
         NAMES[58] = "RECV_ZC";

@@ -230,6 +230,20 @@ public final class Sqe {
     }
 
     /**
+     * FTRUNCATE: ftruncate(2) of the file to {@code length} bytes (liburing's
+     * io_uring_prep_ftruncate; the length goes in {@code off}), after its direct I/O in flight
+     * through jring. Runs in io-wq. The CQE's result is 0, or -EINVAL (negative length, a file
+     * not open for writing or not regular), -EBADF, -EPERM, -EFBIG as ftruncate(2).
+     *
+     * @param fd the file, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param length the new size in bytes
+     * @return this SQE
+     */
+    public Sqe prepFtruncate(int fd, long length) {
+        return rw(Opcode.FTRUNCATE, fd, null, 0, length);
+    }
+
+    /**
      * OPENAT: opens a file; the CQE's result is the new descriptor. With {@link #fileIndex} set to
      * a slot + 1 (or {@link #FILE_INDEX_ALLOC}) the file goes into the fixed-file table instead
      * and the result is 0 (the slot, for ALLOC), as liburing's io_uring_prep_openat_direct.

@@ -22,8 +22,14 @@ public final class CompletionPoster {
      * Linux's io_req_task_complete, which the fallback runs too, so what a request did (bytes
      * moved, a descriptor made) is never reported as -ECANCELED.
      */
-    static final TaskWorkFunc COMPLETE = (req, cancel) ->
-            req.ring.poster.postAndFree(req, req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
+    static final TaskWorkFunc COMPLETE = (req, cancel) -> {
+        int res = req.ring.isClosing() ? -Errno.ECANCELED : req.res;
+        if (res < 0 && res != -Errno.ECANCELED && req.def != null && req.def.errorIsResult(req, res)) {
+            req.ring.poster.postAndFreeSucceeded(req, res);
+        } else {
+            req.ring.poster.postAndFree(req, res, req.cflags);
+        }
+    };
 
     private final RingContext ring;
     private final CompletionQueue cq;

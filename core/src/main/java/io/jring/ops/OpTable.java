@@ -37,6 +37,7 @@ public final class OpTable {
         DEFS[Opcode.LINK_TIMEOUT] = new TimeoutOp(Opcode.LINK_TIMEOUT);
         DEFS[Opcode.ASYNC_CANCEL] = new CancelOp();
         DEFS[Opcode.MSG_RING] = new MsgRingOp();
+        DEFS[Opcode.FTRUNCATE] = new FtruncateOp();   // issue 22
     }
 
     private OpTable() {}

@@ -335,6 +335,12 @@ final class JringRing implements RingDriver {
         }
 
         @Override
+        public SqeWriter prepFtruncate(int fd, long length) {
+            sqe.prepFtruncate(fd, length);
+            return this;
+        }
+
+        @Override
         public SqeWriter addr2(long addr2) {
             sqe.addr2(addr2);
             return this;
