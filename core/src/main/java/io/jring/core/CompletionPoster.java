@@ -1,5 +1,6 @@
 package io.jring.core;
 
+import io.jring.CqeFlags;
 import io.jring.Errno;
 import io.jring.Opcode;
 import io.jring.SqeFlags;
@@ -100,7 +101,9 @@ public final class CompletionPoster {
         if (res < 0 && failed) {
             opFailed(req, res);
         }
-        if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
+        if (req.hasNotif()) {
+            postWithNotif(req, posted, cflags);
+        } else if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, posted, cflags);
         } else {
             timeouts.skipped();
@@ -116,7 +119,9 @@ public final class CompletionPoster {
     /** A request that never ran (a cancelled chain member): its CQE unless skipped, then free. */
     void finishQuietly(Request req, int res, boolean skipCqe) {
         ring.buffers.recycle(req);
-        if (!skipCqe) {
+        if (req.hasNotif()) {
+            postWithNotif(req, res, 0);
+        } else if (!skipCqe) {
             post(req.userData, res, 0);
         } else {
             timeouts.skipped();
@@ -160,8 +165,22 @@ public final class CompletionPoster {
     void fail(Request req, int err, String reason) {
         ring.buffers.recycle(req);
         failedEvent(req, err, reason);
-        post(req.userData, err, 0);
+        if (req.hasNotif()) {
+            postWithNotif(req, err, 0);
+        } else {
+            post(req.userData, err, 0);
+        }
         release(req);
+    }
+
+    /**
+     * A zero-copy send's two CQEs (Linux's io_send_zc and its notification): the result with
+     * MORE, then the notification with NOTIF. Failures too once its prep made the notification
+     * (io_sendrecv_fail adds MORE; the cleanup flushes the notification).
+     */
+    private void postWithNotif(Request req, int res, int cflags) {
+        post(req.userData, res, cflags | CqeFlags.MORE);
+        post(req.userData, req.notifRes, CqeFlags.NOTIF);
     }
 
     /** A request that ran completed with {@code err}: a ReqFailed event unless that was an expected outcome. */
