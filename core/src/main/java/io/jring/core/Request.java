@@ -220,6 +220,14 @@ public final class Request extends TaskWork implements IoWork {
         return inWorker;
     }
 
+    /**
+     * The last non-blocking attempt of a buffered read got -EAGAIN because its pages are not
+     * in the page cache yet (their read was started): the request waits for them in
+     * {@link PageWaits} rather than blocking an io-wq worker. Written by the read op at each
+     * non-blocking issue, read right after it by the same thread.
+     */
+    public boolean pageMiss;
+
     /** A cancel asked a request running in io-wq to stop (see {@link #cancelRequested}). */
     public boolean isCancelRequested() {
         return cancelRequested;

@@ -369,6 +369,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         timeouts.timers.close();
         polls.releasePollers();
         directRw.close();
+        issuer.closePageWaits();
         resources.release();
         buffers.release();
         submitters.removeAll();
