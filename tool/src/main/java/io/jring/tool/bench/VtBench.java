@@ -57,7 +57,7 @@ public final class VtBench implements Callable<Integer> {
             description = "Virtual threads waiting for a RECV; 0 skips the part (default ${DEFAULT-VALUE}).")
     int recvThreads;
 
-    @Option(names = "--recv-delay-ms", defaultValue = "500", description = "Each RECV's data comes this long after it was submitted (default ${DEFAULT-VALUE}).")
+    @Option(names = "--recv-delay-ms", defaultValue = "1500", description = "Each RECV's data comes this long after it was submitted (default ${DEFAULT-VALUE}).")
     int recvDelayMs;
 
     @Option(names = "--dir", description = "Directory of the test file, on a file system with O_DIRECT (default: java.io.tmpdir).")

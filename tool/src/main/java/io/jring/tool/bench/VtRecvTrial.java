@@ -62,7 +62,8 @@ final class VtRecvTrial {
                         }
                         ring.cqeSeen(c);
                         counted = true;
-                        done.countDown();   // the wait is over; closing the ring is not timed
+                        done.countDown();
+                        done.await();   // rings close after the timed part: closes would hold the carriers
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     } finally {
