@@ -177,6 +177,19 @@ public final class FioOptions {
             converter = FioUnits.Bool.class, description = "Remove the job's files when it is done (default 0: keep them, as fio).")
     boolean unlink;
 
+    @Option(names = "--startdelay", paramLabel = "<time>", defaultValue = "0", converter = FioUnits.Time.class,
+            description = "Start the job this long after the run began (default 0).")
+    long startDelayNanos;
+
+    @Option(names = "--number_ios", paramLabel = "<n>", defaultValue = "0",
+            description = "Stop after this many I/Os (times --loops), if size or time do not end the job first (default 0: no limit).")
+    long numberIos;
+
+    @Option(names = "--end_fsync", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
+            converter = FioUnits.Bool.class,
+            description = "fsync the file at the end of each pass of a job that writes; the time counts in its run time (default 0).")
+    boolean endFsync;
+
     @Option(names = "--jit_warmup", paramLabel = "<time>", defaultValue = "10", converter = FioUnits.Time.class,
             description = "jring only: each job first runs its engine, unmeasured, until the JIT has compiled it "
                     + "(two rounds, each until the JIT is idle for 250 ms; the first at least 500 ms), at most this "
