@@ -25,10 +25,11 @@ public final class FioOptions {
     @Option(names = "--directory", paramLabel = "<dir>", description = "The directory of the job's files (default: the working directory).")
     String directory;
 
-    @Option(names = "--size", paramLabel = "<size>", defaultValue = "0", converter = FioUnits.Size.class,
-            description = "The region of the file the job works on, e.g. 256m or 1g (k = 1024, as in fio). "
-                    + "Needed unless the file exists; then the default is the file's size from --offset.")
-    long size;
+    @Option(names = "--size", paramLabel = "<size>|<n>%", defaultValue = "0", converter = RegionSize.Converter.class,
+            description = "The region of the file the job works on, e.g. 256m or 1g (k = 1024, as in fio), or a "
+                    + "percentage of the existing file (50%). Needed unless the file exists; then the default is the "
+                    + "file's size from --offset.")
+    RegionSize size;
 
     @Option(names = {"--io_size", "--io_limit"}, paramLabel = "<size>", defaultValue = "0", converter = FioUnits.Size.class,
             description = "The bytes to do before stopping; more than --size goes over the region again (default: --size).")
