@@ -38,7 +38,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final TaskWorkKind kind;
 
     /** The SQ ring and the submit loop (io_submit_sqes); the submitting thread only. */
-    private final SubmissionQueue sq;
+    final SubmissionQueue sq;
 
     final CompletionQueue cq;
     final RequestPool pool;
@@ -397,7 +397,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     @Override
-    public void endTaskRun() {
+    public void endTaskRun(int items) {
+        poster.countTaskRun(items);
         try {
             directRw.flush();
             poster.flush();
