@@ -12,10 +12,10 @@ package io.jring;
  * @param sqesSubmitted SQEs consumed by {@code submit} calls, failed ones included (total)
  * @param cqesPosted CQEs published to the CQ, moved from the overflow list included;
  *                   a CQE skipped by {@link SqeFlags#CQE_SKIP_SUCCESS} is not one (total)
- * @param requestsInFlight requests submitted and not yet completed, links and internal
- *                         requests (a multishot's, a MSG_RING's carrier) included (gauge)
+ * @param requestsInFlight requests submitted and not yet completed, each request of a link
+ *                         chain and each armed multishot request counted (gauge)
  * @param cqOverflows CQEs that found the CQ full and went to the overflow list, to be moved
- *                    in later in order; none is lost (total, Linux's overflow count)
+ *                    in later in order; none is lost (total)
  * @param ioWqBoundedWorkers io-wq workers for bounded work (regular files), alive or
  *                           starting; shared with rings attached by {@link Setup#ATTACH_WQ} (gauge)
  * @param ioWqUnboundWorkers io-wq workers for unbound work (sockets, pipes), as above (gauge)
