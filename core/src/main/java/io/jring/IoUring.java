@@ -2,6 +2,7 @@ package io.jring;
 
 import io.jring.core.RingContext;
 import io.jring.core.SubmitEntry;
+import io.jring.core.RingStatsReader;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -324,6 +325,16 @@ public final class IoUring implements AutoCloseable {
     public Probe probe(int nrOps) {
         ctx.checkOpen();
         return Probe.of(nrOps);
+    }
+
+    /**
+     * A snapshot of this ring's counters for metrics (any thread, also after close; cheap
+     * enough to call every second): see {@link RingStats} for each counter and its consistency.
+     *
+     * @return the counters now
+     */
+    public RingStats stats() {
+        return RingStatsReader.read(ctx);
     }
 
     /** Cancels everything in flight, waits for it to finish and releases the ring. Idempotent. */

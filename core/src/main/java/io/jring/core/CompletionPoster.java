@@ -6,9 +6,12 @@ import io.jring.Opcode;
 import io.jring.SqeFlags;
 import io.jring.trace.CompleteEvent;
 import io.jring.trace.CqeOverflowEvent;
+import io.jring.trace.RareEvents;
 import io.jring.trace.ReqFailedEvent;
 import io.jring.trace.Tracing;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -45,6 +48,26 @@ public final class CompletionPoster {
      * (plain); a recording started meanwhile is seen from the next batch on.
      */
     private boolean traceComplete = Tracing.complete;
+
+     * Task-work runs for this ring and the items they ran, for {@link io.jring.RingStats}:
+     * written at the end of each run by the posting right's holder (setOpaque, once per run),
+     * read by stats readers with getOpaque.
+     */
+    private long taskRuns;
+    private long taskItems;
+
+    private static final VarHandle TASK_RUNS;
+    private static final VarHandle TASK_ITEMS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            TASK_RUNS = l.findVarHandle(CompletionPoster.class, "taskRuns", long.class);
+            TASK_ITEMS = l.findVarHandle(CompletionPoster.class, "taskItems", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     CompletionPoster(RingContext ring, CompletionQueue cq) {
         this.ring = ring;
@@ -214,7 +237,7 @@ public final class CompletionPoster {
             return;
         }
         if (!cq.post(userData, res, cflags)) {
-            traceOverflow(userData, res);
+            overflowed(userData, res, cq.overflow.size() == 1);
         }
         if (traceComplete) {
             traceComplete(userData, res, cflags);
@@ -229,13 +252,17 @@ public final class CompletionPoster {
 
     /** legacyMsgRing rings: senders post too, so every post and flush takes the CQ lock. */
     private void lockedPost(long userData, int res, int cflags) {
+        boolean overflowed;
+        boolean episodeStart;
         cqLock.lock();
         try {
-            if (!cq.post(userData, res, cflags)) {
-                traceOverflow(userData, res);
-            }
+            overflowed = !cq.post(userData, res, cflags);
+            episodeStart = overflowed && cq.overflow.size() == 1;
         } finally {
             cqLock.unlock();
+        }
+        if (overflowed) {
+            overflowed(userData, res, episodeStart);
         }
         timeouts.posted();
     }
@@ -247,6 +274,14 @@ public final class CompletionPoster {
         ev.res = res;
         ev.cflags = cflags;
         ev.commit();
+    }
+
+    /** A CQE went to the overflow list: logged if it starts an episode (the list was empty), traced always. */
+    private void overflowed(long userData, int res, boolean episodeStart) {
+        if (episodeStart) {
+            RareEvents.cqOverflowStarted(ring.id, cq.entries());
+        }
+        traceOverflow(userData, res);
     }
 
     private void traceOverflow(long userData, int res) {
@@ -291,6 +326,22 @@ public final class CompletionPoster {
         if (published) {
             ring.cqWait.wakeIfOther();
         }
+    }
+
+    /** Posting right, at the end of a task-work run for this ring: counts it. */
+    void countTaskRun(int items) {
+        TASK_RUNS.setOpaque(this, taskRuns + 1);
+        TASK_ITEMS.setOpaque(this, taskItems + items);
+    }
+
+    /** Any thread: task-work runs for this ring so far. */
+    long taskRuns() {
+        return (long) TASK_RUNS.getOpaque(this);
+    }
+
+    /** Any thread: task-work items run for this ring so far. */
+    long taskItems() {
+        return (long) TASK_ITEMS.getOpaque(this);
     }
 
     /** Moves overflowed CQEs into room that appeared, then publishes. */

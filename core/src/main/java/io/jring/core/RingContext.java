@@ -42,6 +42,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** Who may submit, and the entry around the submit loop. */
     private final SubmitEntry submission;
 
+
     final CompletionQueue cq;
     final RequestPool pool;
     /** Shared rings only (null for SINGLE_ISSUER): the posting right. */
@@ -333,7 +334,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     @Override
-    public void endTaskRun() {
+    public void endTaskRun(int items) {
+        poster.countTaskRun(items);
         try {
             directRw.flush();
             poster.flush();
