@@ -49,6 +49,7 @@ public final class CompletionPoster {
      */
     private boolean traceComplete = Tracing.complete;
 
+    /**
      * Task-work runs for this ring and the items they ran, for {@link io.jring.RingStats}:
      * written at the end of each run by the posting right's holder (setOpaque, once per run),
      * read by stats readers with getOpaque.

@@ -4,8 +4,6 @@ import io.jring.channel.WrappedFileSystem;
 import io.jring.channel.WrappedPath;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.FileChannel;
@@ -37,7 +35,10 @@ import java.util.concurrent.ExecutorService;
  * provider, and {@code FileSystems.getDefault()} is this provider's file system, whose
  * paths lead every {@code Files} call and {@code AsynchronousFileChannel.open} here. Every
  * other operation is the platform provider's, on the platform's path behind the given one.
- * {@link #newFileChannel} and {@link #newByteChannel} are the platform's too.
+ * {@link #newFileChannel} and {@link #newByteChannel} open a {@link JringFileChannel}, so
+ * {@code FileChannel.open}, {@code Files.newByteChannel} and the streams {@code Files} makes
+ * from them ({@code newInputStream}, {@code newOutputStream}, {@code readAllBytes},
+ * {@code write}, {@code readString}...) run their reads and writes through jring's rings.
  */
 public final class JringFileSystemProvider extends FileSystemProvider {
     private final FileSystemProvider platform;
@@ -88,23 +89,13 @@ public final class JringFileSystemProvider extends FileSystemProvider {
     @Override
     public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
-        return platform.newFileChannel(unwrap(path), options, attrs);
+        return JringFileChannel.open(unwrap(path), options, attrs);
     }
 
     @Override
     public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
-        return platform.newByteChannel(unwrap(path), options, attrs);
-    }
-
-    @Override
-    public InputStream newInputStream(Path path, OpenOption... options) throws IOException {
-        return platform.newInputStream(unwrap(path), options);
-    }
-
-    @Override
-    public OutputStream newOutputStream(Path path, OpenOption... options) throws IOException {
-        return platform.newOutputStream(unwrap(path), options);
+        return JringFileChannel.open(unwrap(path), options, attrs);
     }
 
     @Override

@@ -72,6 +72,7 @@ class JringFileSystemProviderTest {
         assertTrue(p.waitFor(90, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out);
         assertEquals(List.of(JringFileSystemProvider.class.getName(), JringAsynchronousFileChannel.class.getName(),
-                "via the flag"), out.lines().toList(), out);
+                "via the flag", JringFileChannel.class.getName() + " " + JringFileChannel.class.getName(),
+                "via the flagstreams", "19"), out.lines().toList(), out);
     }
 }
