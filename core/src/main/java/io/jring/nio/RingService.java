@@ -3,8 +3,9 @@ package io.jring.nio;
 /**
  * The rings that serve {@link JringFileChannel}s: a few {@link RingWorker} platform threads
  * (named {@code jring-nio-ring-N}), started on first use and shared by every channel;
- * {@code -Djring.nio.rings=N} sets how many (default: half the cores, at least 2, at most
- * 4: one worker thread is the bottleneck of 1,000 virtual threads doing O_DIRECT reads on 2 cores). A caller always uses the same worker (chosen by its thread id), so its ops
+ * {@code -Djring.nio.rings=N} sets how many (default: twice the cores, at least 2, at most
+ * 4: with 1,000 virtual threads doing O_DIRECT reads on 2 cores, 1 ring reached 0.69x the
+ * JDK's reads per second, 2 rings 0.82x, 4 rings 0.95x, 8 rings 0.96x). A caller always uses the same worker (chosen by its thread id), so its ops
  * queue behind each other in one ring.
  */
 final class RingService {
@@ -16,7 +17,7 @@ final class RingService {
 
         private static RingWorker[] start() {
             int cores = Runtime.getRuntime().availableProcessors();
-            int n = Integer.getInteger("jring.nio.rings", Math.max(2, Math.min(4, cores / 2)));
+            int n = Integer.getInteger("jring.nio.rings", Math.max(2, Math.min(4, 2 * cores)));
             RingWorker[] ws = new RingWorker[Math.max(1, n)];
             for (int i = 0; i < ws.length; i++) {
                 ws[i] = new RingWorker("jring-nio-ring-" + i);

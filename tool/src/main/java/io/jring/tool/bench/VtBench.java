@@ -92,7 +92,7 @@ public final class VtBench implements Callable<Integer> {
         };
         PrintWriter out = spec.commandLine().getOut();
         Path jfr = Files.createTempFile("jring-vt", ".jfr");
-        warmUp();
+        warmUp(impls);
         try (Recording rec = new Recording()) {
             rec.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
             rec.start();
@@ -121,14 +121,15 @@ public final class VtBench implements Callable<Integer> {
     /**
      * Loads and initialises the classes of the measured paths before the recording starts:
      * a virtual thread that loads a class another thread is loading pins (a JVM limit, once
-     * per class), which says nothing of the steady paths.
+     * per class), which says nothing of the steady paths. Only the measured channels: the
+     * JDK's would leave extra carriers behind.
      */
-    private void warmUp() throws Exception {
+    private void warmUp(List<Boolean> impls) throws Exception {
         Path f = Files.createTempFile(dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir")), "jring-vt-warm", ".dat");
         try {
             fill(f, 1 << 20);
             for (VtReadTrial.Mode m : VtReadTrial.Mode.values()) {
-                for (boolean jring : new boolean[] {true, false}) {
+                for (boolean jring : impls) {
                     VtReadTrial.run(f, 256, m, jring, 16, 0, TimeUnit.MILLISECONDS.toNanos(100), 1);
                 }
             }
