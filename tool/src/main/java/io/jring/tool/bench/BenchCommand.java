@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Micro benchmarks of the engine. Each prints a summary to read, or JSON lines with --output-format=json.",
         subcommands = {NopBench.class, TwaddBench.class, EchoBench.class, MsgRingBench.class, DiowriteBench.class,
-                HeavyTwBench.class, ColdStartBench.class, VtBench.class, UdpEchoBench.class})
+                HeavyTwBench.class, ColdStartBench.class, VtBench.class, UdpEchoBench.class, NioBench.class})
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
