@@ -106,6 +106,10 @@ public final class FioOptions {
     @Option(names = "--fsync", paramLabel = "<n>", defaultValue = "0", description = "An fsync after every N writes (default 0: never).")
     int fsync;
 
+    @Option(names = "--fdatasync", paramLabel = "<n>", defaultValue = "0",
+            description = "An fdatasync after every N writes (default 0: never); with --fsync too, an fsync due at the same write wins, as in fio.")
+    int fdatasync;
+
     @Option(names = "--invalidate", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "1", converter = FioUnits.Bool.class,
             description = "Drop the region's cached pages (POSIX_FADV_DONTNEED) each time the file is opened, and at "
                     + "each wrap of a time based job, as fio does (default 1). 0 measures whatever is cached.")

@@ -159,6 +159,9 @@ public final class Job {
         if (dir == Ddir.SYNC) {
             ioOffset = 0;
             ioLength = 0;
+            if (!pattern.dataSync() && now >= measureStartNanos) {
+                stats.syncIos++;   // fio's total_io_u[DDIR_SYNC]: fsyncs issued; fdatasyncs only have latency
+            }
             return true;
         }
         long offset = pattern.next(dir);
@@ -178,6 +181,11 @@ public final class Job {
 
     int ioDir() {
         return ioDir;
+    }
+
+    /** The SYNC {@link #nextIo} decided is an fdatasync (fdatasync=N), not an fsync. */
+    boolean syncDataOnly() {
+        return pattern.dataSync();
     }
 
     long ioOffset() {
@@ -323,7 +331,7 @@ public final class Job {
         complete(ddir, res, len, offset, startNanos, startNanos, doneNanos, false);
     }
 
-    /** An fsync (from {@code --fsync=N}) prepared at {@code startNanos} completed with {@code res}. */
+    /** An fsync or fdatasync (from {@code --fsync=N}, {@code --fdatasync=N}) prepared at {@code startNanos} completed with {@code res}. */
     void completeSync(long res, long startNanos, long doneNanos) {
         if (res < 0) {
             fail(Ddir.SYNC, (int) -res, 0, 0);
@@ -332,7 +340,6 @@ public final class Job {
         if (doneNanos < measureStartNanos) {
             return;
         }
-        stats.syncIos++;
         stats.syncLat.record(doneNanos - startNanos);
     }
 

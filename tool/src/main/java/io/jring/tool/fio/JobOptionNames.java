@@ -58,7 +58,7 @@ final class JobOptionNames {
             "zero_buffers", "refill_buffers", "scramble_buffers", "buffer_compress_percentage",
             "buffer_compress_chunk", "buffer_pattern", "dedupe_percentage",
             "verify", "do_verify", "verify_pattern", "verify_interval", "verify_only", "verify_backlog",
-            "fdatasync", "sync", "fsync_on_close", "end_syncfs", "write_barrier",
+            "sync", "fsync_on_close", "end_syncfs", "write_barrier",
             "create_on_open", "allow_file_create", "create_only", "overwrite", "fill_device", "fill_fs", "file_append",
             "random_distribution", "percentage_random", "random_generator", "bssplit", "blockalign", "ba",
             "offset_increment", "offset_align", "size_increment", "zonemode", "zonesize", "zonerange", "zoneskip",

@@ -43,6 +43,7 @@ final class JobResolver {
         requireRange("loops", o.loops, 1, Integer.MAX_VALUE);
         requireRange("fsync", o.fsync, 0, Integer.MAX_VALUE);
         requireRange("number_ios", o.numberIos, 0, Long.MAX_VALUE);
+        requireRange("fdatasync", o.fdatasync, 0, Integer.MAX_VALUE);
         int mix = o.rwmixread >= 0 ? o.rwmixread : o.rwmixwrite >= 0 ? 100 - o.rwmixwrite : 50;
         if (mix < 0 || mix > 100) {
             throw new IllegalArgumentException("rwmixread/rwmixwrite must be between 0 and 100");
@@ -75,7 +76,7 @@ final class JobResolver {
                 bs, depth, o.iodepth, submit, completeMin, completeMax, o.runtimeNanos, timeBased, o.rampNanos, direct,
                 o.numjobs, o.fsync, invalidate, o.fadviseHint, o.preRead, engine, o.fixedBufs, o.registerFiles,
                 o.latPercentiles, percentiles(o.percentileList), !o.noRandomMap, o.randRepeat, seed(o), o.stonewall, o.newGroup, o.groupReporting, o.unlink,
-                o.jitWarmupNanos, o.waitSpinNanos, given, new JobControl(o.startDelayNanos, o.numberIos, o.endFsync));
+                o.jitWarmupNanos, o.waitSpinNanos, given, new JobControl(o.startDelayNanos, o.numberIos, o.endFsync, o.fdatasync));
     }
 
     /** fio's default randseed (FIO_RANDSEED). */

@@ -161,6 +161,19 @@ class FioRunTest {
     }
 
     @Test
+    void fdatasyncSyncsAfterEveryNWritesOnEveryEngine() throws Exception {
+        for (String engine : List.of("jring", "psync", "filechannel", "afc")) {
+            FioRun run = run(Fadvise.POSIX, spec("--filename=" + dir.resolve("d-" + engine), "--size=64k", "--rw=write",
+                    "--fdatasync=4", "--ioengine=" + engine, "--iodepth=4"));
+            Job job = run.jobs().getFirst();
+            assertEquals(16, job.stats.write.ios, engine);
+            // After writes 4, 8 and 12; the 16th ends the job's bytes, so no I/O follows it (fio's do_io loop).
+            assertEquals(3, job.stats.syncLat.samples(), engine + ": one fdatasync after every 4 writes");
+            assertEquals(0, job.stats.syncIos, engine + ": fio's sync total_ios counts fsyncs only");
+        }
+    }
+
+    @Test
     void clonesGetFiosFileNamesUnlessAFilenameIsGiven() throws Exception {
         FioRun run = run(Fadvise.POSIX, spec("--size=16k", "--numjobs=3", "--ioengine=psync"));
         assertEquals(List.of(dir.resolve("t.0.0"), dir.resolve("t.1.0"), dir.resolve("t.2.0")),
