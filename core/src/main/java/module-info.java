@@ -1,5 +1,5 @@
 /**
- * jring: Linux io_uring's programming model in Java. Only {@code io.jring} is API; the engine
+ * jring: Linux io_uring's programming model in Java. Only {@code io.jring} and {@code io.jring.nio} are API; the engine
  * (io.jring.core, .sys, .tw, .iowq, .poll, .ops, .trace, .fault) is internal and not exported.
  * Run with {@code --enable-native-access=io.jring}.
  */
@@ -7,4 +7,5 @@ module io.jring {
     requires jdk.jfr;
 
     exports io.jring;
+    exports io.jring.nio;
 }

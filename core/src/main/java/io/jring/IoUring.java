@@ -2,6 +2,7 @@ package io.jring;
 
 import io.jring.core.RingContext;
 import io.jring.core.RingStatsReader;
+import io.jring.core.SubmitEntry;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -32,9 +33,12 @@ public final class IoUring implements AutoCloseable {
 
     /** The engine behind this ring; package-private for {@link EngineAccess} and {@link RingSetup}. */
     final RingContext ctx;
+    /** The submission side's entry points, one hop shorter than through ctx. */
+    private final SubmitEntry submission;
 
     private IoUring(RingContext ctx) {
         this.ctx = ctx;
+        this.submission = ctx.submission();
     }
 
     /**
@@ -70,7 +74,7 @@ public final class IoUring implements AutoCloseable {
 
     /** {@return the next free SQE with all fields reset, or null when the SQ is full} */
     public Sqe getSqe() {
-        return ctx.getSqe();
+        return submission.getSqe();
     }
 
     /**
@@ -80,7 +84,7 @@ public final class IoUring implements AutoCloseable {
      * @return how many SQEs were consumed
      */
     public int submit() {
-        return ctx.submit();
+        return submission.submit();
     }
 
     /**
@@ -90,17 +94,17 @@ public final class IoUring implements AutoCloseable {
      * @return how many SQEs were consumed
      */
     public int submitAndWait(int waitNr) {
-        return ctx.submitAndWait(waitNr);
+        return submission.submitAndWait(waitNr);
     }
 
     /** {@return how many SQEs are prepared and not yet submitted} */
     public int sqReady() {
-        return ctx.sqReady();
+        return submission.sqReady();
     }
 
     /** {@return how many more SQEs {@link #getSqe} can hand out before a submit} */
     public int sqSpaceLeft() {
-        return ctx.sqSpaceLeft();
+        return submission.sqSpaceLeft();
     }
 
     // ---- completion
@@ -142,7 +146,10 @@ public final class IoUring implements AutoCloseable {
     }
 
     /**
-     * Consumes every ready CQE, calling {@code handler} for each in CQ order.
+     * Consumes every ready CQE, calling {@code handler} for each in CQ order. Each CQE is
+     * consumed before its handler runs, so the handler may reap on this ring too (peek,
+     * seen, a nested forEachCqe, submitAndWait): no CQE is delivered twice. CQEs published
+     * after the call looked at the CQ are left for the next call.
      *
      * @param handler what to do with each CQE
      * @return how many CQEs were consumed

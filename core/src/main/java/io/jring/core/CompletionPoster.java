@@ -1,5 +1,6 @@
 package io.jring.core;
 
+import io.jring.CqeFlags;
 import io.jring.Errno;
 import io.jring.Opcode;
 import io.jring.SqeFlags;
@@ -25,8 +26,14 @@ public final class CompletionPoster {
      * Linux's io_req_task_complete, which the fallback runs too, so what a request did (bytes
      * moved, a descriptor made) is never reported as -ECANCELED.
      */
-    static final TaskWorkFunc COMPLETE = (req, cancel) ->
-            req.ring.poster.postAndFree(req, req.ring.isClosing() ? -Errno.ECANCELED : req.res, req.cflags);
+    static final TaskWorkFunc COMPLETE = (req, cancel) -> {
+        int res = req.ring.isClosing() ? -Errno.ECANCELED : req.res;
+        if (res < 0 && res != -Errno.ECANCELED && req.def != null && req.def.errorIsResult(req, res)) {
+            req.ring.poster.postAndFreeSucceeded(req, res);
+        } else {
+            req.ring.poster.postAndFree(req, res, req.cflags);
+        }
+    };
 
     private final RingContext ring;
     private final CompletionQueue cq;
@@ -55,6 +62,13 @@ public final class CompletionPoster {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /**
+     * {@link Tracing#complete} as read when the posting right was last taken
+     * ({@link #refreshTracing}): one volatile read per batch, not per CQE. Posting right only
+     * (plain); a recording started meanwhile is seen from the next batch on.
+     */
+    private boolean traceComplete = Tracing.complete;
 
     CompletionPoster(RingContext ring, CompletionQueue cq) {
         this.ring = ring;
@@ -111,7 +125,9 @@ public final class CompletionPoster {
         if (res < 0 && failed) {
             opFailed(req, res);
         }
-        if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
+        if (req.hasNotif()) {
+            postWithNotif(req, posted, cflags);
+        } else if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, posted, cflags);
         } else {
             timeouts.skipped();
@@ -127,7 +143,9 @@ public final class CompletionPoster {
     /** A request that never ran (a cancelled chain member): its CQE unless skipped, then free. */
     void finishQuietly(Request req, int res, boolean skipCqe) {
         ring.buffers.recycle(req);
-        if (!skipCqe) {
+        if (req.hasNotif()) {
+            postWithNotif(req, res, 0);
+        } else if (!skipCqe) {
             post(req.userData, res, 0);
         } else {
             timeouts.skipped();
@@ -171,8 +189,22 @@ public final class CompletionPoster {
     void fail(Request req, int err, String reason) {
         ring.buffers.recycle(req);
         failedEvent(req, err, reason);
-        post(req.userData, err, 0);
+        if (req.hasNotif()) {
+            postWithNotif(req, err, 0);
+        } else {
+            post(req.userData, err, 0);
+        }
         release(req);
+    }
+
+    /**
+     * A zero-copy send's two CQEs (Linux's io_send_zc and its notification): the result with
+     * MORE, then the notification with NOTIF. Failures too once its prep made the notification
+     * (io_sendrecv_fail adds MORE; the cleanup flushes the notification).
+     */
+    private void postWithNotif(Request req, int res, int cflags) {
+        post(req.userData, res, cflags | CqeFlags.MORE);
+        post(req.userData, req.notifRes, CqeFlags.NOTIF);
     }
 
     /** A request that ran completed with {@code err}: a ReqFailed event unless that was an expected outcome. */
@@ -208,10 +240,15 @@ public final class CompletionPoster {
         if (!cq.post(userData, res, cflags)) {
             overflowed(userData, res, cq.overflow.size() == 1);
         }
-        if (Tracing.complete) {
+        if (traceComplete) {
             traceComplete(userData, res, cflags);
         }
         timeouts.posted();
+    }
+
+    /** Whoever takes the posting right: reads the completion tracing flag for this batch. */
+    void refreshTracing() {
+        traceComplete = Tracing.complete;
     }
 
     /** legacyMsgRing rings: senders post too, so every post and flush takes the CQ lock. */

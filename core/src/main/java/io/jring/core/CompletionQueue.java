@@ -172,6 +172,11 @@ public final class CompletionQueue extends CqHeadPad {
         return (int) TAIL.getAcquire(this);
     }
 
+    /** Reader: publishes {@code h} as the new head (release: the slots before it are free). */
+    void setHead(int h) {
+        HEAD.setRelease(this, h);
+    }
+
     void advance(int n) {
         HEAD.setRelease(this, (int) HEAD.getOpaque(this) + n);
     }

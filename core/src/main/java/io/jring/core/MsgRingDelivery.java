@@ -225,6 +225,7 @@ public final class MsgRingDelivery {
     void deliverInbox() {
         while (!inbox.isEmpty() && ring.lock.tryLock()) {
             try {
+                ring.poster.refreshTracing();
                 runInbox();
                 ring.poster.flush();
             } finally {

@@ -1,6 +1,7 @@
 package io.jring.core;
 
 import io.jring.Sqe;
+import io.jring.trace.Tracing;
 import io.jring.tw.TaskContext;
 
 import java.lang.invoke.MethodHandles;
@@ -108,13 +109,14 @@ final class SubmissionQueue {
                 poster.flushOverflow();
             }
             timeouts.beginBatch();
+            boolean trace = Tracing.submitSqe;   // once per submit, not per SQE
             for (;;) {
                 try {
                     while (h != t) {
                         Sqe sqe = sqes[h & mask];
                         h++;
                         n++;
-                        if (!issuer.submitOne(sqe, tc) && !submitAll) {
+                        if (!issuer.submitOne(sqe, tc, trace) && !submitAll) {
                             break;
                         }
                     }

@@ -78,6 +78,7 @@ public final class Scenarios {
         BindListenScenarios.add(all);
         SpliceScenarios.add(all);
         BufRingScenarios.add(all);
+        FtruncateScenarios.add(all);
         return all;
     }
 
