@@ -1,8 +1,8 @@
 package io.jring;
 
 import io.jring.core.RingContext;
-import io.jring.core.SubmitEntry;
 import io.jring.core.RingStatsReader;
+import io.jring.core.SubmitEntry;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;

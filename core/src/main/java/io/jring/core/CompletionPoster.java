@@ -43,13 +43,6 @@ public final class CompletionPoster {
     private final DrainQueue drain;
     private final ReentrantLock cqLock;
     /**
-     * {@link Tracing#complete} as read when the posting right was last taken
-     * ({@link #refreshTracing}): one volatile read per batch, not per CQE. Posting right only
-     * (plain); a recording started meanwhile is seen from the next batch on.
-     */
-    private boolean traceComplete = Tracing.complete;
-
-    /**
      * Task-work runs for this ring and the items they ran, for {@link io.jring.RingStats}:
      * written at the end of each run by the posting right's holder (setOpaque, once per run),
      * read by stats readers with getOpaque.
@@ -69,6 +62,13 @@ public final class CompletionPoster {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /**
+     * {@link Tracing#complete} as read when the posting right was last taken
+     * ({@link #refreshTracing}): one volatile read per batch, not per CQE. Posting right only
+     * (plain); a recording started meanwhile is seen from the next batch on.
+     */
+    private boolean traceComplete = Tracing.complete;
 
     CompletionPoster(RingContext ring, CompletionQueue cq) {
         this.ring = ring;

@@ -42,7 +42,6 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     /** Who may submit, and the entry around the submit loop. */
     private final SubmitEntry submission;
 
-
     final CompletionQueue cq;
     final RequestPool pool;
     /** Shared rings only (null for SINGLE_ISSUER): the posting right. */
