@@ -5,6 +5,8 @@
  */
 module io.jring {
     requires jdk.jfr;
+    // com.sun.nio.file.ExtendedOpenOption.DIRECT, which io.jring.nio's file channels take.
+    requires jdk.unsupported;
 
     exports io.jring;
     exports io.jring.nio;

@@ -78,6 +78,11 @@ public final class ChannelState {
         return true;
     }
 
+    /** Any thread holding a pin or an operation: one more pin, let go with {@link #end}. */
+    public void pin() {
+        PENDING.getAndAdd(this, 1);
+    }
+
     /** Any thread: an operation has finished with the descriptor. */
     public void end() {
         if ((int) PENDING.getAndAdd(this, -1) == 1 && closed != 0) {

@@ -264,8 +264,8 @@ public final class GroupRing implements Runnable {
         } finally {
             ring.close();
             bounce.close();
+            onTerminated.run();   // before the latch: a woken awaitTermination sees isTerminated
             terminated.countDown();
-            onTerminated.run();
         }
     }
 

@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An {@link AsynchronousChannelGroup} on jring rings: {@code N} SINGLE_ISSUER rings, each
  * owned by one thread of the group that submits the operations of its channels, waits for
- * their completions and runs their completion handlers. Each channel is bound to one of
- * the rings (round robin at open). Any thread may start an operation: one from a thread
+ * their completions and runs their completion handlers. An operation started on a ring thread
+ * goes to that thread's own ring; one started elsewhere to the next ring, round robin. Any thread may start an operation: one from a thread
  * other than the ring's owner reaches the ring as remote task work (the MSG_RING path),
  * with one compare-and-set and no lock.
  *
@@ -136,13 +136,30 @@ public final class JringAsynchronousChannelGroup extends AsynchronousChannelGrou
 
     // ---------------------------------------------------------------- for the channels
 
-    /** Registers a new channel and picks its ring. */
-    synchronized GroupRing bind(Closeable channel) {
+    /** Registers a new channel. */
+    synchronized void bind(Closeable channel) {
         if (shutdown) {
             throw new ShutdownChannelGroupException();
         }
         channels.add(channel);
-        return rings[Math.floorMod(next.getAndIncrement(), rings.length)];
+    }
+
+    /**
+     * The ring for an operation the calling thread starts: its own ring if it is a ring
+     * thread of this group (no doorbell, no permit wait), else the next one round robin.
+     */
+    GroupRing pick() {
+        for (GroupRing r : rings) {
+            if (r.isOwner()) {
+                return r;
+            }
+        }
+        return rings.length == 1 ? rings[0] : rings[Math.floorMod(next.getAndIncrement(), rings.length)];
+    }
+
+    /** {@return every ring of the group} */
+    GroupRing[] allRings() {
+        return rings;
     }
 
     /** A channel of this group has closed. */

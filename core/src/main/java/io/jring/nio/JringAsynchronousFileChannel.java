@@ -35,9 +35,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /**
- * An {@link AsynchronousFileChannel} on a jring ring: each read and write is one READ or
- * WRITE request on the ring of the channel's group that the channel is bound to, completed
- * on that ring's thread. The behaviour is {@code AsynchronousFileChannel}'s:
+ * An {@link AsynchronousFileChannel} on jring rings: each read and write is one READ or
+ * WRITE request on a ring of the channel's group (the starting thread's own ring if it is
+ * one of the group's threads, else the next ring round robin), completed on that ring's
+ * thread. The behaviour is {@code AsynchronousFileChannel}'s:
  * <ul>
  * <li>Handlers run on the group's ring threads, or on the executor given to
  *     {@link #open(Path, Set, ExecutorService, FileAttribute[])}; Futures complete there.</li>
@@ -68,7 +69,6 @@ public final class JringAsynchronousFileChannel extends AsynchronousFileChannel 
     private final ChannelState state;
     private final FileOpening file;
     private final JringAsynchronousChannelGroup group;
-    private final GroupRing ring;
     /** Where handlers run: the channel's executor, the group's executor, or null for its ring thread. */
     private final ExecutorService executor;
     /** This channel's valid locks: added by lock takers, removed at release; read by close. */
@@ -80,15 +80,13 @@ public final class JringAsynchronousFileChannel extends AsynchronousFileChannel 
         this.state = new ChannelState(file.fd());
         this.group = group;
         this.executor = executor != null ? executor : group.executor();
-        GroupRing r;
         try {
-            r = group.bind(this);
+            group.bind(this);
         } catch (RuntimeException e) {
             state.close();
             state.end();
             throw e;
         }
-        this.ring = r;
     }
 
     /**
@@ -184,16 +182,17 @@ public final class JringAsynchronousFileChannel extends AsynchronousFileChannel 
             throw new IllegalArgumentException("Read-only buffer");
         }
         FileRwOp<A> op = new FileRwOp<>(state, executor, future, handler, attachment, buf, position, write);
+        GroupRing ring = group.pick();
         if (future != null) {
             future.onCancel(() -> op.cancelOn(ring));
         }
-        startOp(op, future, handler, attachment);
+        startOp(ring, op, future, handler, attachment);
     }
 
     /** Admits {@code op} (permit, descriptor) and starts it, or fails it with ClosedChannelException. */
-    private <V, A> void startOp(RingOp op, OpFuture<V> future, CompletionHandler<V, ? super A> handler, A attachment) {
-        boolean groupThread = group.isGroupThread();
-        boolean permitted = group.budget().acquire(groupThread);
+    private <V, A> void startOp(GroupRing ring, RingOp op, OpFuture<V> future,
+                                CompletionHandler<V, ? super A> handler, A attachment) {
+        boolean permitted = group.budget().acquire(ring.isOwner());
         if (!state.begin()) {
             if (permitted) {
                 group.budget().release();
@@ -207,6 +206,7 @@ public final class JringAsynchronousFileChannel extends AsynchronousFileChannel 
 
     private <V, A> void failClosed(OpFuture<V> future, CompletionHandler<V, ? super A> handler, A attachment) {
         ClosedChannelException e = new ClosedChannelException();
+        GroupRing ring = group.pick();
         if (future != null || ring.isTerminated()) {
             Completions.deliver(executor, future, handler, attachment, null, e);
             return;
@@ -290,8 +290,8 @@ public final class JringAsynchronousFileChannel extends AsynchronousFileChannel 
         }
         FileLockTable.Range range = FileLockTable.reserve(file.key(), position, size);
         LockOp<A> op = new LockOp<>(this, state, file.key(), range, shared, locks, executor, future, handler, attachment);
-        boolean groupThread = group.isGroupThread();
-        boolean permitted = group.budget().acquire(groupThread);
+        GroupRing ring = group.pick();
+        boolean permitted = group.budget().acquire(ring.isOwner());
         if (!state.begin()) {
             if (permitted) {
                 group.budget().release();
@@ -361,11 +361,17 @@ public final class JringAsynchronousFileChannel extends AsynchronousFileChannel 
             l.invalidate();
         }
         boolean mayWait = !group.isGroupThread();
-        if (ring.isTerminated()) {
-            state.end();
-        } else {
-            // Cancels what is in flight (each then completes with AsynchronousCloseException),
-            // then lets go of the closer's pin on the descriptor.
+        GroupRing[] rings = group.allRings();
+        for (int i = 1; i < rings.length; i++) {
+            state.pin();   // one pin per ring's cancel; close() took the first
+        }
+        for (GroupRing ring : rings) {
+            if (ring.isTerminated()) {
+                state.end();
+                continue;
+            }
+            // Cancels what is in flight on that ring (each then completes with
+            // AsynchronousCloseException), then lets go of its pin on the descriptor.
             ring.start(new RingOp() {
                 @Override
                 protected void issue(GroupRing r) {

@@ -9,7 +9,7 @@
  * <li>{@link io.jring.nio.JringAsynchronousChannelGroup}: a channel group of N rings, one
  *     owner thread each;</li>
  * <li>{@link io.jring.nio.JringAsynchronousFileChannel}: {@code AsynchronousFileChannel};</li>
- * <li>{@code io.jring.nio.JringFileSystemProvider}: the default file system provider that
+ * <li>{@link io.jring.nio.JringFileSystemProvider}: the default file system provider that
  *     hands out jring's {@code AsynchronousFileChannel}, chosen with
  *     {@code -Djava.nio.file.spi.DefaultFileSystemProvider=io.jring.nio.JringFileSystemProvider}.</li>
  * </ul>
