@@ -98,6 +98,24 @@ public final class MsgHdr {
     }
 
     /**
+     * A {@code sockaddr_in} or {@code sockaddr_in6} for {@code address}, sized to it (for
+     * {@link Sqe#sendSetAddr}, {@link Sqe#prepBind}, {@link #name(MemorySegment, int)}).
+     *
+     * @param arena where to allocate it
+     * @param address a resolved IPv4 or IPv6 address
+     * @return the encoded address; its size is its length
+     * @throws IoUringException if the address is unresolved
+     */
+    public static MemorySegment sockaddr(Arena arena, InetSocketAddress address) {
+        MemorySegment sa = arena.allocate(SockAddrs.STORAGE_SIZE, 8);
+        int len = SockAddrs.encode(address, sa);
+        if (len < 0) {
+            throw new IoUringException(-len, "cannot encode address " + address);
+        }
+        return sa.asSlice(0, len);
+    }
+
+    /**
      * Sets {@code msg_name} and {@code msg_namelen} as given (a raw sockaddr; for a receive, the
      * room for the sender's address).
      *

@@ -882,6 +882,23 @@ public final class Sqe {
     }
 
     /**
+     * SEND_ZC's destination (liburing's io_uring_prep_send_set_addr): a datagram's address, as
+     * sendto(2), in {@code addr2} and {@code addr_len} (the low 16 bits of {@link #fileIndex}).
+     * Copied at submit. jring's SEND does not take one.
+     *
+     * @param sockaddr native memory holding the address (e.g. {@link MsgHdr#sockaddr})
+     * @param addrLen its length in bytes (at most 128)
+     * @return this SQE
+     */
+    public Sqe sendSetAddr(MemorySegment sockaddr, int addrLen) {
+        dirty = true;
+        wide = true;
+        this.addr2 = sockaddr == null ? 0 : sockaddr.address();
+        this.fileIndex = addrLen & 0xFFFF;
+        return this;
+    }
+
+    /**
      * SENDMSG_ZC (liburing's io_uring_prep_sendmsg_zc): {@link #prepSendmsg} with
      * {@link #prepSendZc}'s two CQEs.
      *

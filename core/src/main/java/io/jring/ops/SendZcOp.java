@@ -9,7 +9,12 @@ import io.jring.sys.Buffers;
 import io.jring.sys.MsgCalls;
 import io.jring.sys.SocketCalls;
 import io.jring.sys.SocketKinds;
+import io.jring.sys.SockAddrs;
 import io.jring.sys.SysCallContext;
+import io.jring.sys.UserMemory;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * SEND_ZC and SENDMSG_ZC (Linux 6.18's io_send_zc and io_sendmsg_zc) with their two-CQE
@@ -21,8 +26,8 @@ import io.jring.sys.SysCallContext;
  * Linux's does over loopback. Only TCP and UDP sockets take it (Linux's SOCK_SUPPORT_ZC),
  * else -EOPNOTSUPP. {@link Sqe#RECVSEND_FIXED_BUF} sends from a registered buffer (-EFAULT
  * outside it); POLL_FIRST and MSG_WAITALL as SEND. Prep refuses addr3 and CQE_SKIP_SUCCESS
- * before the notification exists (one CQE), and unknown flags after (two CQEs). One
- * deviation: SEND_ZC's destination address (addr2, addr_len) is not taken (-EINVAL).
+ * before the notification exists (one CQE), and unknown flags after (two CQEs). SEND_ZC
+ * takes a destination address as Linux does (addr2, addr_len; {@code Sqe.sendSetAddr}).
  */
 final class SendZcOp extends OpDef {
     private static final int VALID = Sqe.RECVSEND_POLL_FIRST | Sqe.RECVSEND_FIXED_BUF | Sqe.SEND_ZC_REPORT_USAGE;
@@ -66,11 +71,15 @@ final class SendZcOp extends OpDef {
                 return bad;
             }
         } else {
-            if (req.addr2 != 0 || req.len < 0) {
+            if (req.len < 0) {
                 return -Errno.EINVAL;
             }
+            int bad = destination(req);
+            if (bad != 0) {
+                return bad;
+            }
             if ((req.ioprio & Sqe.RECVSEND_FIXED_BUF) == 0 && req.addr != null) {
-                int bad = Buffers.check(req.addr, req.len);
+                bad = Buffers.check(req.addr, req.len);
                 if (bad != 0) {
                     return bad;
                 }
@@ -115,7 +124,8 @@ final class SendZcOp extends OpDef {
             }
             long address = req.addr == null ? 0 : req.addr.address();
             total = req.len;
-            r = SocketCalls.sendAt(sc, req.fd, address + done, total - done, req.opFlags, nonBlocking);
+            r = req.addr2 == 0 ? SocketCalls.sendAt(sc, req.fd, address + done, total - done, req.opFlags, nonBlocking)
+                    : sendTo(req, sc, address + done, total - done, nonBlocking);
         }
         if (r == -Errno.EAGAIN) {
             return -Errno.EAGAIN;
@@ -132,6 +142,40 @@ final class SendZcOp extends OpDef {
             req.failed = true;
         }
         return res;
+    }
+
+    /**
+     * SEND_ZC's destination (Linux's io_send_setup): {@code addr2} a sockaddr of {@code addr_len}
+     * bytes, the low 16 bits of the file index field (the high 16 must be 0), copied now into
+     * the request's block (move_addr_to_kernel: more than 128 bytes -EINVAL, unreadable -EFAULT).
+     */
+    private static int destination(Request req) {
+        if ((req.fileIndex >>> 16) != 0) {
+            return -Errno.EINVAL;
+        }
+        if (req.addr2 == 0) {
+            return 0;
+        }
+        int len = req.fileIndex & 0xFFFF;
+        if (len > SockAddrs.STORAGE_SIZE) {
+            return -Errno.EINVAL;
+        }
+        MemorySegment block = req.ring.resources().msgBlock(req);
+        block.set(ValueLayout.JAVA_INT, MsgHeaders.ROOM_NAME, len);
+        return UserMemory.copy(req.sys(true), req.addr2, block.asSlice(MsgHeaders.NAME, Math.max(len, 1)), len);
+    }
+
+    /** sendmsg of one buffer to the destination copied at prep. */
+    private static long sendTo(Request req, SysCallContext sc, long address, long len, boolean nonBlocking) {
+        MemorySegment h = sc.path();
+        h.asSlice(0, MsgCalls.MSGHDR_SIZE).fill((byte) 0);
+        int nameLen = req.msgBlock.get(ValueLayout.JAVA_INT, MsgHeaders.ROOM_NAME);
+        if (nameLen > 0) {
+            h.set(ValueLayout.JAVA_LONG, MsgCalls.NAME, req.msgBlock.address() + MsgHeaders.NAME);
+            h.set(ValueLayout.JAVA_INT, MsgCalls.NAMELEN, nameLen);
+        }
+        MsgHeaders.singleBuffer(req, sc, address, len);
+        return MsgCalls.send(sc, req.fd, h.address(), req.opFlags, nonBlocking);
     }
 
     /** 0 for a TCP or UDP socket; -EOPNOTSUPP for other sockets, -ENOTSOCK or -EBADF otherwise. */

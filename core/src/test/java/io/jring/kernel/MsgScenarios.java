@@ -339,6 +339,28 @@ final class MsgScenarios {
                 .reap(2)
                 .expect(cqe(1, EFAULT, MORE), cqe(1, 0, NOTIF))
                 .build());
+        all.add(Scenario.named("send_zc: to a destination (addr2, addr_len) from an unconnected UDP socket",
+                "send-zerocopy.c")
+                .submit(custom("SEND_ZC(u0.b, \"to\", to u0.a)", (w, e) -> {
+                    MemorySegment sa = MsgHdr.sockaddr(e.arena(), Fds.localAddress(e.fd("u0.a")));
+                    w.prepSend(e.fd("u0.b"), e.bytes("to"), 0).opcode(Opcode.SEND_ZC).addr2(sa.address())
+                            .fileIndex((int) sa.byteSize());
+                }).ud(1))
+                .reap(2)
+                .submit(recvmsg("u0.a", 0, 16).ud(2))
+                .reap(1)
+                .expect(cqe(1, 2, MORE), cqe(1, 0, NOTIF), cqe(2, 2))
+                .build());
+        all.add(Scenario.named("send_zc: a destination over 128 bytes is -EINVAL, an unreadable one -EFAULT",
+                "send-zerocopy.c")
+                .submit(custom("SEND_ZC(u0.b, addr_len 129)", (w, e) -> w.prepSend(e.fd("u0.b"), e.bytes("x"), 0)
+                        .opcode(Opcode.SEND_ZC).addr2(e.region(256).address()).fileIndex(129)).ud(1))
+                .reap(2)
+                .submit(custom("SEND_ZC(u0.b, addr2 0x10)", (w, e) -> w.prepSend(e.fd("u0.b"), e.bytes("x"), 0)
+                        .opcode(Opcode.SEND_ZC).addr2(0x10).fileIndex(16)).ud(2))
+                .reap(2)
+                .expect(cqe(1, EINVAL, MORE), cqe(1, 0, NOTIF), cqe(2, EFAULT, MORE), cqe(2, 0, NOTIF))
+                .build());
         all.add(Scenario.named("sendmsg_zc: a UDP datagram to a name, received", "send-zerocopy.c")
                 .submit(sendmsgZc("u0.b", "zc!", "u0.a").ud(1))
                 .reap(2)

@@ -102,4 +102,21 @@ class SendZerocopyTest {
             assertEquals(Fds.localAddress(client), in.address());
         }
     }
+
+    @Test
+    void sendZcToADestinationFromAnUnconnectedUdpSocket() {
+        try (IoUring ring = ring(0); OpenFds fds = new OpenFds(); Arena arena = Arena.ofConfined()) {
+            int server = fds.add(Fds.bindUdp(new InetSocketAddress(NetTestSupport.IPV6, 0)));
+            int client = fds.add(Fds.bindUdp(new InetSocketAddress(NetTestSupport.IPV6, 0)));
+            MemorySegment to = MsgHdr.sockaddr(arena, Fds.localAddress(server));
+            sqe(ring).prepSendZc(client, ascii(arena, "hi there"), 0, 0).sendSetAddr(to, (int) to.byteSize())
+                    .userData(1);
+            ring.submit();
+            assertEquals(cqe(1, 8, CqeFlags.MORE), next(ring));
+            assertEquals(cqe(1, 0, CqeFlags.NOTIF), next(ring));
+            byte[] got = new byte[16];
+            assertEquals(8, Fds.read(server, got));
+            assertEquals("hi there", new String(got, 0, 8));
+        }
+    }
 }
