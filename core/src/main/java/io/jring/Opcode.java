@@ -40,6 +40,14 @@ public final class Opcode {
     public static final int READ = 22;
     /** Write from one buffer ({@code prepWrite}). */
     public static final int WRITE = 23;
+    /** sendmsg(2) of a msghdr ({@code prepSendmsg}). */
+    public static final int SENDMSG = 9;
+    /** recvmsg(2) into a msghdr ({@code prepRecvmsg}, {@code prepRecvmsgMultishot}). */
+    public static final int RECVMSG = 10;
+    /** A zero-copy send: result CQE, then a notification ({@code prepSendZc}). */
+    public static final int SEND_ZC = 47;
+    /** A zero-copy sendmsg ({@code prepSendmsgZc}). */
+    public static final int SENDMSG_ZC = 48;
     /** Send on a socket ({@code prepSend}). */
     public static final int SEND = 26;
     /** Receive from a socket ({@code prepRecv}). */
@@ -65,6 +73,8 @@ public final class Opcode {
     public static final int BIND = 56;
     /** listen(2) ({@link Sqe#prepListen}). */
     public static final int LISTEN = 57;
+    /** ftruncate(2) of a file, the length in {@code off} ({@link Sqe#prepFtruncate}; issue 22). */
+    public static final int FTRUNCATE = 55;
 
     /**
      * One past the highest opcode number Linux defines today (6.18's IORING_OP_LAST, after
@@ -130,7 +140,7 @@ public final class Opcode {
         NAMES[52] = "FUTEX_WAKE";
         NAMES[53] = "FUTEX_WAITV";
         NAMES[54] = "FIXED_FD_INSTALL";
-        NAMES[55] = "FTRUNCATE";
+        NAMES[FTRUNCATE] = "FTRUNCATE";
         NAMES[56] = "BIND";
         NAMES[57] = "LISTEN";
         NAMES[58] = "RECV_ZC";

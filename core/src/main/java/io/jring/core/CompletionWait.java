@@ -229,7 +229,7 @@ final class CompletionWait {
      */
     private boolean spinForDevice(TaskContext tc, DioReaper dio, int n, long start, long deadline) {
         long budget = spin.budget();
-        if (budget == 0L) {
+        if (budget == 0L || Thread.currentThread().isVirtual()) {   // a virtual thread frees its carrier instead
             return false;
         }
         long end = start + budget;

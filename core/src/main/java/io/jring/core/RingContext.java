@@ -333,7 +333,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     @Override
-    public void endTaskRun() {
+    public void endTaskRun(int items) {
+        poster.countTaskRun(items);
         try {
             directRw.flush();
             poster.flush();
@@ -369,6 +370,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         timeouts.timers.close();
         polls.releasePollers();
         directRw.close();
+        issuer.closePageWaits();
         resources.release();
         buffers.release();
         submitters.removeAll();

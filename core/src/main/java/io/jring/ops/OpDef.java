@@ -90,6 +90,24 @@ public abstract class OpDef {
         return false;
     }
 
+    /**
+     * The negative result {@code res} of this op's own issue is only its result, no failure
+     * (Linux sets the result without {@code req_set_fail}, as truncate.c does): a chain after
+     * it goes on and CQE_SKIP_SUCCESS still holds. Never asked for -ECANCELED.
+     */
+    public boolean errorIsResult(Request req, int res) {
+        return false;
+    }
+
+    /**
+     * The inline attempt got -EAGAIN on pages being read into the page cache (a buffered
+     * read that missed it): the request waits for them (Linux's IOCB_WAITQ page-wait
+     * retry) instead of going to io-wq.
+     */
+    public boolean waitsForPages(Request req) {
+        return false;
+    }
+
     /** The poll wait stays armed after readiness (multishot POLL_ADD and ACCEPT). */
     public boolean pollMultishot(Request req) {
         return false;

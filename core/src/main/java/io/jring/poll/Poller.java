@@ -11,6 +11,7 @@ import io.jring.tw.TaskWorkQueue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A thread's readiness waiter (Linux's poll wait queues plus the task's sleep): one epoll
@@ -55,6 +56,18 @@ public final class Poller implements TaskPoller {
      * after; read by wakers to choose the eventfd over unpark.
      */
     private volatile boolean sleeping;
+
+    /** This poller's key in the {@link VtSleepWatcher}, 0 before a virtual thread first slept; owner only, plain. */
+    private long vtKey;
+    /** The epoll fd was added to the watcher's set (later arms are MODs); owner only, plain. */
+    private boolean vtAdded;
+    /**
+     * The watcher's one-shot registration is armed: set by the owner (volatile) before it
+     * arms, cleared by the watcher thread when it fires; the owner re-arms only after that.
+     */
+    private volatile boolean vtArmed;
+    /** The virtual thread parked in {@link #sleep}, or null: written by it, read by the watcher to unpark. */
+    private volatile Thread vtSleeper;
 
     /** Rings using this poller ({@link PollerRef}); token holder only, plain. */
     int refs;
@@ -233,9 +246,63 @@ public final class Poller implements TaskPoller {
      * ready; they are dispatched by {@link #dispatchPending} once the token is retaken.
      */
     public int sleep(long timeoutNanos) {
+        if (Thread.currentThread().isVirtual()) {
+            return sleepVirtual(timeoutNanos);
+        }
         int ms = timeoutNanos < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, (timeoutNanos + 999_999L) / 1_000_000L);
         int n = PollCalls.epollWait(sc, epfd, events, MAX_EVENTS, ms);
         return Math.max(n, 0);
+    }
+
+    /**
+     * {@link #sleep} on a virtual thread: parks instead of blocking the carrier in
+     * epoll_wait; the {@link VtSleepWatcher} unparks it when the epoll fd is readable. An
+     * interrupt ends the sleep early (the caller's wait loop then reports it).
+     */
+    private int sleepVirtual(long timeoutNanos) {
+        VtSleepWatcher w = VtSleepWatcher.get();
+        if (vtKey == 0L) {
+            vtKey = w.register(this);
+        }
+        Thread me = Thread.currentThread();
+        long deadline = timeoutNanos < 0 ? 0L : System.nanoTime() + timeoutNanos;
+        vtSleeper = me;
+        try {
+            for (;;) {
+                int n = PollCalls.epollPoll(sc, epfd, events, MAX_EVENTS);
+                if (n != 0) {
+                    return Math.max(n, 0);
+                }
+                long left = -1L;
+                if (timeoutNanos >= 0 && (left = deadline - System.nanoTime()) <= 0) {
+                    return 0;
+                }
+                if (me.isInterrupted()) {
+                    return 0;
+                }
+                if (!vtArmed) {
+                    vtArmed = true;
+                    int r = w.arm(sc, epfd, vtKey, vtAdded);
+                    if (r < 0) {
+                        throw new IllegalStateException("epoll_ctl(watcher) failed: " + Errno.name(-r));
+                    }
+                    vtAdded = true;
+                    continue;   // armed: readiness from now on unparks; look once more first
+                }
+                VtSleepWatcher.park(this, left);
+            }
+        } finally {
+            vtSleeper = null;
+        }
+    }
+
+    /** Watcher thread: this poller's epoll fd became readable; unparks the virtual thread sleeping in it. */
+    void watcherFired() {
+        vtArmed = false;
+        Thread t = vtSleeper;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
     }
 
     /** Holder: runs the sources of the {@code n} events {@link #sleep} returned. */
@@ -283,6 +350,9 @@ public final class Poller implements TaskPoller {
             return;
         }
         waker.close();
+        if (vtKey != 0L) {
+            VtSleepWatcher.get().unregister(vtKey);
+        }
         if (thread != null) {
             thread.stop();
             FsCalls.close(sc, armEpfd);

@@ -382,6 +382,11 @@ public final class KernelSqe implements SqeWriter {
     }
 
     @Override
+    public KernelSqe prepFtruncate(int fd, long length) {
+        return rw(Opcode.FTRUNCATE, fd, 0, 0, length);
+    }
+
+    @Override
     public KernelSqe addr2(long addr2) {
         slot.set(JAVA_LONG, OFF, addr2);
         return this;

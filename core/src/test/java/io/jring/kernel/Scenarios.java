@@ -78,6 +78,8 @@ public final class Scenarios {
         BindListenScenarios.add(all);
         SpliceScenarios.add(all);
         BufRingScenarios.add(all);
+        FtruncateScenarios.add(all);
+        MsgScenarios.add(all);
         return all;
     }
 

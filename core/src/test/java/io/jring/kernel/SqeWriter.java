@@ -107,6 +107,8 @@ public interface SqeWriter {
 
     SqeWriter prepTee(int fdIn, int fdOut, int nbytes, int spliceFlags);
 
+    SqeWriter prepFtruncate(int fd, long length);
+
     /** The kernel's addr2 (one field with off there; jring's own addr2 field). */
     SqeWriter addr2(long addr2);
 }
