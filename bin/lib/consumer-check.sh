@@ -5,8 +5,8 @@
 # repository and runs it on the module path and on the class path, each with its
 # --enable-native-access flag and without any WARNING. The temporary repository links every
 # other artifact from ~/.m2 (read only) and holds jring itself, so ~/.m2 is left untouched.
-#   bin/lib/consumer-check.sh     (1-2 minutes, most of it jring's build with its Javadoc jar;
-#                                  not part of bin/test, run it after changing README or the POMs)
+#   bin/lib/consumer-check.sh     (bin/test runs it: about 20 s, 2 minutes on a loaded machine,
+#                                  most of it jring's build with its Javadoc jar)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$root/bin/lib/jdk.sh"
