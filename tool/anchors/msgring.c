@@ -7,7 +7,8 @@
  * usage: msgring <batch> <seconds> [setup: 0 = default, 1 = SINGLE_ISSUER,
  *                2 = SINGLE_ISSUER|DEFER_TASKRUN] [stream|pingpong]
  * prints: ops_per_sec=<n>  (messages received per second over both directions; with
- *         pingpong, round trips per second)
+ *         pingpong, round trips per second); with pingpong also p50_ns=<n>, the median
+ *         round trip of the last RTT_KEPT trips (the measured window, mostly)
  */
 #include <liburing.h>
 #include <pthread.h>
@@ -30,6 +31,11 @@ struct side {
 };
 
 static int batch, mode, pingpong;
+
+/* The initiator's last round trips in ns, a ring of RTT_KEPT; read by main after the join. */
+#define RTT_KEPT (1 << 18)
+static unsigned int rtt[RTT_KEPT];
+static unsigned long long rtt_n;
 static atomic_int stop;
 static pthread_barrier_t ready;
 
@@ -38,6 +44,12 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *) a, y = *(const unsigned int *) b;
+	return x < y ? -1 : x > y;
 }
 
 static void die(const char *what, int ret)
@@ -122,6 +134,7 @@ out:
 static void ping(struct side *s)
 {
 	unsigned long long trips = 0;
+	double sent = 0;
 
 	for (;;) {
 		int done = !s->initiator ? 0 : atomic_load_explicit(&stop, memory_order_relaxed);
@@ -129,6 +142,7 @@ static void ping(struct side *s)
 		int ret;
 
 		if (s->initiator) {
+			sent = now();
 			send_msgs(s, 1, done ? BYE : MSG);
 			if (done) {
 				io_uring_submit(&s->ring);
@@ -152,6 +166,7 @@ static void ping(struct side *s)
 		if (ud != MSG)
 			continue;
 		if (s->initiator) {
+			rtt[rtt_n++ & (RTT_KEPT - 1)] = (unsigned int) ((now() - sent) * 1e9);
 			atomic_store_explicit(&s->received, ++trips, memory_order_relaxed);
 		} else {
 			send_msgs(s, 1, MSG);
@@ -225,5 +240,10 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 2; i++)
 		pthread_join(th[i], NULL);
 	printf("ops_per_sec=%.0f\n", (c1 - c0) / (t1 - t0));
+	if (pingpong && rtt_n > 0) {
+		size_t n = rtt_n < RTT_KEPT ? rtt_n : RTT_KEPT;
+		qsort(rtt, n, sizeof(rtt[0]), cmp_uint);
+		printf("p50_ns=%u\n", rtt[n / 2]);
+	}
 	return 0;
 }

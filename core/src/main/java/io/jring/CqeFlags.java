@@ -11,6 +11,20 @@ public final class CqeFlags {
     /** The socket still has data after this receive. */
     public static final int SOCK_NONEMPTY = 4;
 
+    /**
+     * {@code IORING_CQE_F_NOTIF}: the notification CQE of a zero-copy send (SEND_ZC,
+     * SENDMSG_ZC): the send's buffers are no longer in use and may be reused. It follows the
+     * send's result CQE (which has {@link #MORE}) and has the same user data.
+     */
+    public static final int NOTIF = 1 << 3;
+
+    /**
+     * {@code IORING_NOTIF_USAGE_ZC_COPIED}: in a notification's result, with
+     * {@link Sqe#SEND_ZC_REPORT_USAGE}: the data was copied rather than sent from the
+     * caller's pages (jring always copies; Linux does too over loopback).
+     */
+    public static final int NOTIF_USAGE_ZC_COPIED = 1 << 31;
+
     // ---- ring-mapped provided buffers (IoUring.registerBufRing, BufRing)
 
     /**

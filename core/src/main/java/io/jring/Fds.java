@@ -86,6 +86,54 @@ public final class Fds {
     }
 
     /**
+     * Two connected AF_UNIX sockets of {@code type}: {@link #SOCK_STREAM}, {@link #SOCK_DGRAM}
+     * or SOCK_SEQPACKET (5), with SOCK_NONBLOCK if wanted.
+     *
+     * @param type the socket type
+     * @return the two descriptors
+     */
+    public static int[] socketPair(int type) {
+        SysCallContext ctx = SysCallContext.current();
+        check(SocketCalls.socketPair(ctx, SockAddrs.AF_UNIX, type | SOCK_CLOEXEC, 0, ctx.scratch()),
+                () -> "cannot create a socket pair of type " + type);
+        return notDirect(new int[] {ctx.scratchInt(0), ctx.scratchInt(1)});
+    }
+
+    /**
+     * A UDP socket bound to {@code address} (IPv4 or IPv6; port 0 picks a free port, see
+     * {@link #localAddress}).
+     *
+     * @param address a resolved address to bind to
+     * @return the socket
+     */
+    public static int bindUdp(InetSocketAddress address) {
+        checkResolved(address);
+        SysCallContext ctx = SysCallContext.current();
+        int fd = check(SocketCalls.socket(ctx, SockAddrs.familyOf(address), SOCK_DGRAM | SOCK_CLOEXEC, 0),
+                () -> "cannot create a UDP socket for " + address);
+        try {
+            check(SocketCalls.bind(ctx, fd, address), () -> "cannot bind to " + address);
+            DirectFds.opened(fd, 0);
+            return fd;
+        } catch (IoUringException e) {
+            FsCalls.close(ctx, fd);
+            throw e;
+        }
+    }
+
+    /**
+     * Connects a socket to {@code address} (for UDP: sets its default peer), blocking.
+     *
+     * @param fd the socket
+     * @param address a resolved address
+     */
+    public static void connect(int fd, InetSocketAddress address) {
+        checkResolved(address);
+        SysCallContext ctx = SysCallContext.current();
+        check(SocketCalls.connect(ctx, fd, address), () -> "cannot connect fd " + fd + " to " + address);
+    }
+
+    /**
      * Closes {@code fd}. EINTR is not an error: Linux has released the descriptor anyway.
      * An O_DIRECT file's direct I/O in flight through jring finishes first (see
      * {@link #fsync}).

@@ -1,8 +1,8 @@
 package io.jring;
 
-import io.jring.core.ApiAccess;
 import io.jring.core.RingContext;
-import io.jring.core.RingParams;
+import io.jring.core.RingStatsReader;
+import io.jring.core.SubmitEntry;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -26,39 +26,19 @@ public final class IoUring implements AutoCloseable {
     public static final int MAX_CQ_ENTRIES = 2 * MAX_ENTRIES;
     /** The default of {@link Builder#waitSpin}. */
     public static final Duration DEFAULT_WAIT_SPIN = Duration.ofNanos(50_000L);
-    private static final long DEFAULT_WAIT_SPIN_NANOS = DEFAULT_WAIT_SPIN.toNanos();
-    private static final Duration MAX_WAIT_SPIN = Duration.ofSeconds(1);
 
     static {
-        ApiAccess.install(new ApiAccess() {
-            @Override
-            public Sqe newSqe() {
-                return new Sqe();
-            }
-
-            @Override
-            public Cqe newCqe() {
-                return new Cqe();
-            }
-
-            @Override
-            public void fillCqe(Cqe cqe, long userData, int res, int flags) {
-                cqe.userData = userData;
-                cqe.res = res;
-                cqe.flags = flags;
-            }
-
-            @Override
-            public RingContext contextOf(IoUring ring) {
-                return ring.ctx;
-            }
-        });
+        EngineAccess.install();
     }
 
-    private final RingContext ctx;
+    /** The engine behind this ring; package-private for {@link EngineAccess} and {@link RingSetup}. */
+    final RingContext ctx;
+    /** The submission side's entry points, one hop shorter than through ctx. */
+    private final SubmitEntry submission;
 
     private IoUring(RingContext ctx) {
         this.ctx = ctx;
+        this.submission = ctx.submission();
     }
 
     /**
@@ -94,7 +74,7 @@ public final class IoUring implements AutoCloseable {
 
     /** {@return the next free SQE with all fields reset, or null when the SQ is full} */
     public Sqe getSqe() {
-        return ctx.getSqe();
+        return submission.getSqe();
     }
 
     /**
@@ -104,7 +84,7 @@ public final class IoUring implements AutoCloseable {
      * @return how many SQEs were consumed
      */
     public int submit() {
-        return ctx.submit();
+        return submission.submit();
     }
 
     /**
@@ -114,17 +94,17 @@ public final class IoUring implements AutoCloseable {
      * @return how many SQEs were consumed
      */
     public int submitAndWait(int waitNr) {
-        return ctx.submitAndWait(waitNr);
+        return submission.submitAndWait(waitNr);
     }
 
     /** {@return how many SQEs are prepared and not yet submitted} */
     public int sqReady() {
-        return ctx.sqReady();
+        return submission.sqReady();
     }
 
     /** {@return how many more SQEs {@link #getSqe} can hand out before a submit} */
     public int sqSpaceLeft() {
-        return ctx.sqSpaceLeft();
+        return submission.sqSpaceLeft();
     }
 
     // ---- completion
@@ -166,7 +146,10 @@ public final class IoUring implements AutoCloseable {
     }
 
     /**
-     * Consumes every ready CQE, calling {@code handler} for each in CQ order.
+     * Consumes every ready CQE, calling {@code handler} for each in CQ order. Each CQE is
+     * consumed before its handler runs, so the handler may reap on this ring too (peek,
+     * seen, a nested forEachCqe, submitAndWait): no CQE is delivered twice. CQEs published
+     * after the call looked at the CQ are left for the next call.
      *
      * @param handler what to do with each CQE
      * @return how many CQEs were consumed
@@ -195,10 +178,9 @@ public final class IoUring implements AutoCloseable {
     }
 
     /**
-     * Replaces {@code fds.length} slots from {@code offset}: -1 empties a slot, -2
-     * (IORING_REGISTER_FILES_SKIP) leaves it as it is. As Linux, a bad descriptor stops the
-     * update: the slots before it keep their update and its own slot is left empty; only when
-     * it is the first entry does this throw (EBADF). An empty {@code fds} is EINVAL.
+     * Replaces {@code fds.length} slots from {@code offset}: -1 empties a slot, -2 (FILES_SKIP)
+     * keeps it. As Linux, a bad descriptor stops the update, its slot left empty; only as the
+     * first entry does it throw (EBADF). An empty {@code fds} is EINVAL.
      *
      * @param offset the first slot to replace
      * @param fds the new descriptors, -1 or -2
@@ -238,31 +220,27 @@ public final class IoUring implements AutoCloseable {
     // ---- ring-mapped provided buffers (IORING_REGISTER_PBUF_RING; see BufRing)
 
     /**
-     * Registers {@code memory} as the buffer ring of group {@code bgid} (liburing's
-     * io_uring_register_buf_ring): {@code entries} (a power of two, at most
-     * {@link BufRing#MAX_ENTRIES}) of Linux's {@code struct io_uring_buf}, the tail in the first
-     * entry's {@code resv}; the memory must be native, page-aligned and at least
-     * {@code 16 * entries} bytes, and stay alive until {@link #unregisterBufRing}. With
-     * {@link BufRing#MMAP} jring allocates the memory ({@code memory} is ignored, as Linux
-     * ignores ring_addr): see {@link #mapBufRing}. {@link BufRing#INC} consumes buffers
-     * incrementally. {@code BufRing.setup} does all this and more.
+     * Registers {@code memory} as group {@code bgid}'s buffer ring (io_uring_register_buf_ring):
+     * {@code entries} of Linux's {@code struct io_uring_buf}, the tail in the first entry's
+     * {@code resv}; native, page-aligned, at least {@code 16 * entries} bytes, alive until
+     * {@link #unregisterBufRing}. With {@link BufRing#MMAP} jring allocates it ({@code memory} is
+     * ignored, as Linux ignores ring_addr; see {@link #mapBufRing}); {@link BufRing#INC} consumes
+     * buffers incrementally. {@code BufRing.setup} does all this and more.
      *
      * @param memory native, page-aligned memory for the ring, or null with {@link BufRing#MMAP}
      * @param entries slots in the ring, a power of two up to {@link BufRing#MAX_ENTRIES}
      * @param bgid the buffer group id requests select from ({@link Sqe#bufferSelect})
      * @param flags 0, or {@link BufRing#MMAP} and/or {@link BufRing#INC}
-     * @throws IoUringException with Linux's errno: EINVAL (sizes, flags, alignment, group id),
-     *         EEXIST (the group is a ring, or holds buffers from PROVIDE_BUFFERS), EFAULT (no
-     *         memory); EBADFD if the ring is closed
+     * @throws IoUringException EINVAL (sizes, flags, alignment, group id), EEXIST (the group is a
+     *         ring or holds PROVIDE_BUFFERS buffers), EFAULT (no memory), EBADFD (ring closed)
      */
     public void registerBufRing(MemorySegment memory, int entries, int bgid, int flags) {
         ctx.registration().registerBufRing(memory, entries, bgid, flags);
     }
 
     /**
-     * The memory of group {@code bgid}'s buffer ring: for {@link BufRing#MMAP} the memory jring
-     * allocated (what Linux's mmap of IORING_OFF_PBUF_RING gives), valid until the ring is
-     * unregistered or this ring closes.
+     * Group {@code bgid}'s buffer ring memory (for {@link BufRing#MMAP}, what Linux's mmap of
+     * IORING_OFF_PBUF_RING gives), valid until it is unregistered or this ring closes.
      *
      * @param bgid the buffer group id
      * @return the buffer ring's memory, in Linux's layout
@@ -284,8 +262,8 @@ public final class IoUring implements AutoCloseable {
     }
 
     /**
-     * The head of group {@code bgid}'s buffer ring, the next entry a selection takes
-     * (IORING_REGISTER_PBUF_STATUS, liburing's io_uring_buf_ring_head); 16 bits, as Linux's.
+     * The head of group {@code bgid}'s buffer ring, the next entry a selection takes (16 bits;
+     * IORING_REGISTER_PBUF_STATUS, io_uring_buf_ring_head).
      *
      * @param bgid the buffer group id
      * @return the head, 0 to 65535
@@ -314,9 +292,8 @@ public final class IoUring implements AutoCloseable {
     }
 
     /**
-     * Sets io-wq's max workers (bounded, unbound; 0 = unchanged); returns the previous pair.
-     * As Linux, the limits io-wq gets are capped at the process's soft RLIMIT_NPROC, read on
-     * each call: a value set earlier is capped again if the limit was lowered since.
+     * Sets io-wq's max workers (bounded, unbound; 0 = unchanged). As Linux, the limits are
+     * capped at the soft RLIMIT_NPROC, read on each call (an earlier value is capped again).
      *
      * @param bounded the most workers for bounded work (files), or 0 to keep the limit
      * @param unbound the most workers for unbound work (sockets, pipes), or 0 to keep the limit
@@ -327,9 +304,8 @@ public final class IoUring implements AutoCloseable {
     }
 
     /**
-     * Which opcodes, SQE flags and setup flags this jring supports (Linux's
-     * IORING_REGISTER_PROBE), an entry for every opcode up to {@link Probe#lastOp()}: check
-     * {@link Probe#opcodeSupported} at startup, as liburing's io_uring_get_probe_ring users do.
+     * Which opcodes, SQE flags and setup flags this jring supports (IORING_REGISTER_PROBE), for
+     * every opcode up to {@link Probe#lastOp()}: check {@link Probe#opcodeSupported} at startup.
      *
      * @return a snapshot of what this jring supports
      */
@@ -351,6 +327,16 @@ public final class IoUring implements AutoCloseable {
         return Probe.of(nrOps);
     }
 
+    /**
+     * A snapshot of this ring's counters for metrics (any thread, also after close; cheap
+     * enough to call every second): see {@link RingStats} for each counter and its consistency.
+     *
+     * @return the counters now
+     */
+    public RingStats stats() {
+        return RingStatsReader.read(ctx);
+    }
+
     /** Cancels everything in flight, waits for it to finish and releases the ring. Idempotent. */
     @Override
     public void close() {
@@ -364,17 +350,7 @@ public final class IoUring implements AutoCloseable {
 
     /** Builds a ring; sizes and flags as Linux's io_uring_setup. */
     public static final class Builder {
-        private int entries = 64;
-        /** Linux's IORING_SETUP_CQSIZE: only a size asked for is checked (0 then is EINVAL, as in Linux). */
-        private boolean cqSizeGiven;
-        private int cqEntries;
-        private int flags;
-        private TaskWorkKind kind = TaskWorkKind.MPSC;
-        private IoUring attachWq;
-        private boolean legacyAsync;
-        private boolean legacyMsgRing;
-        private boolean callerCompletion;
-        private long waitSpinNanos = DEFAULT_WAIT_SPIN_NANOS;
+        private final RingSetup setup = new RingSetup();
 
         Builder() {}
 
@@ -386,7 +362,7 @@ public final class IoUring implements AutoCloseable {
          * @return this builder
          */
         public Builder entries(int entries) {
-            this.entries = entries;
+            setup.entries = entries;
             return this;
         }
 
@@ -398,8 +374,8 @@ public final class IoUring implements AutoCloseable {
          * @return this builder
          */
         public Builder cqEntries(int cqEntries) {
-            this.cqEntries = cqEntries;
-            this.cqSizeGiven = true;
+            setup.cqEntries = cqEntries;
+            setup.cqSizeGiven = true;
             return this;
         }
 
@@ -410,7 +386,7 @@ public final class IoUring implements AutoCloseable {
          * @return this builder
          */
         public Builder flags(int flags) {
-            this.flags = flags;
+            setup.flags = flags;
             return this;
         }
 
@@ -421,7 +397,7 @@ public final class IoUring implements AutoCloseable {
          * @return this builder
          */
         public Builder taskWorkList(TaskWorkKind kind) {
-            this.kind = Objects.requireNonNull(kind, "kind");
+            setup.kind = Objects.requireNonNull(kind, "kind");
             return this;
         }
 
@@ -432,72 +408,62 @@ public final class IoUring implements AutoCloseable {
          * @return this builder
          */
         public Builder attachWq(IoUring other) {
-            this.attachWq = other;
+            setup.attachWq = other;
             return this;
         }
 
         /**
          * With {@link SqeFlags#ASYNC} on a pollable file (socket, pipe): true = the io-wq worker
-         * blocks in the call until it completes (Linux before 5.x's "async hybrid"), so the
-         * seed 003 comparison can be reproduced. Default false: the worker tries once without
-         * blocking and, on EAGAIN, arms poll and is free again.
+         * blocks in the call (Linux before 5.x's "async hybrid", for seed 003's comparison).
+         * Default false: the worker tries once without blocking and, on EAGAIN, arms poll.
          *
          * @param legacy true for the blocking worker
          * @return this builder
          */
         public Builder legacyAsync(boolean legacy) {
-            this.legacyAsync = legacy;
+            setup.legacyAsync = legacy;
             return this;
         }
 
         /**
-         * MSG_RING's path before seed 004: a message to this ring is posted by the sender
-         * itself under this ring's completion lock and wakes this ring's waiter each time
-         * (so every poster, the owner included, takes that lock). Default false: the message
-         * is remote task work on this ring's owner. For reproducing the seed's comparison.
+         * MSG_RING's path before seed 004 (for its comparison): the sender posts a message to
+         * this ring under this ring's completion lock, which every poster then takes, and wakes
+         * its waiter each time. Default false: the message is remote task work on the owner.
          *
          * @param legacy true for the sender-posts path
          * @return this builder
          */
         public Builder legacyMsgRing(boolean legacy) {
-            this.legacyMsgRing = legacy;
+            setup.legacyMsgRing = legacy;
             return this;
         }
 
         /**
-         * Direct (O_DIRECT) writes that need completion processing (an O_DSYNC/O_SYNC file or
-         * RWF_DSYNC: the data flush) finish in the issuing thread's task work, which then posts
-         * the CQE (seed 002), instead of on a small completion worker pool (default false,
-         * Linux's workqueue punt). A thread that then waits for the file's in-flight direct
-         * I/O ({@code Fds.close}, {@code Fds.fsync}, {@code Fds.truncate}) runs its own
-         * pending completions first, so it never waits for itself.
+         * Direct (O_DIRECT) writes that need completion processing (O_DSYNC/O_SYNC or RWF_DSYNC:
+         * the flush) finish in the issuing thread's task work (seed 002), not on a completion
+         * worker pool (default false, Linux's workqueue punt). A thread waiting for the file's
+         * direct I/O ({@code Fds.close}, {@code fsync}, {@code truncate}) runs its own first.
          *
          * @param enabled true to complete in the issuing thread
          * @return this builder
          */
         public Builder callerCompletion(boolean enabled) {
-            this.callerCompletion = enabled;
+            setup.callerCompletion = enabled;
             return this;
         }
 
         /**
-         * The longest a thread waiting for completions spins, with direct (O_DIRECT) I/O in
-         * flight, before it sleeps: adaptive, as the block layer's hybrid polling, it spins
-         * only while recent waits for the device ended within this limit, and only on a
-         * machine with more than one CPU. A completion seen while spinning saves the sleep's
-         * two context switches (lower latency at queue depth 1, more IOPS at low depths) at
-         * the cost of CPU time while the device works. Default 50 us; {@link Duration#ZERO}:
-         * always sleep at once. Negative or longer than 1 s: EINVAL.
+         * The longest a waiter spins, with direct (O_DIRECT) I/O in flight, before it sleeps;
+         * adaptive as the block layer's hybrid polling: only while recent device waits ended
+         * within it, and only with more than one CPU. Spinning saves the sleep's two context
+         * switches at the cost of CPU time. Default 50 us; {@link Duration#ZERO}: always sleep.
+         * Negative or longer than 1 s: EINVAL.
          *
          * @param limit the longest spin
          * @return this builder
          */
         public Builder waitSpin(Duration limit) {
-            Objects.requireNonNull(limit, "limit");
-            if (limit.isNegative() || limit.compareTo(MAX_WAIT_SPIN) > 0) {
-                throw new IoUringException(Errno.EINVAL, "waitSpin must be between 0 and 1 s, got " + limit);
-            }
-            this.waitSpinNanos = limit.toNanos();
+            setup.waitSpinNanos = RingSetup.checkedWaitSpin(limit);
             return this;
         }
 
@@ -509,63 +475,7 @@ public final class IoUring implements AutoCloseable {
          *         SINGLE_ISSUER, ATTACH_WQ without a ring), EBADFD if the ring to attach to is closed
          */
         public IoUring build() {
-            if ((flags & ~Setup.VALID) != 0) {
-                throw new IoUringException(Errno.EINVAL, "unknown setup flags 0x"
-                        + Integer.toHexString(flags & ~Setup.VALID));
-            }
-            boolean clamp = (flags & Setup.CLAMP) != 0;
-            if (entries <= 0) {
-                throw new IoUringException(Errno.EINVAL, "entries must be > 0, got " + entries);
-            }
-            int sq = entries;
-            if (sq > MAX_ENTRIES) {
-                if (!clamp) {
-                    throw new IoUringException(Errno.EINVAL, "entries " + entries + " > " + MAX_ENTRIES
-                            + " (use Setup.CLAMP to clamp)");
-                }
-                sq = MAX_ENTRIES;
-            }
-            sq = roundUpPow2(sq);
-            int cq;
-            if (cqSizeGiven) {
-                if (cqEntries <= 0) {
-                    throw new IoUringException(Errno.EINVAL, "cqEntries must be > 0, got " + cqEntries);
-                }
-                cq = cqEntries;
-                if (cq > MAX_CQ_ENTRIES) {
-                    if (!clamp) {
-                        throw new IoUringException(Errno.EINVAL, "cqEntries " + cqEntries + " > "
-                                + MAX_CQ_ENTRIES + " (use Setup.CLAMP to clamp)");
-                    }
-                    cq = MAX_CQ_ENTRIES;
-                }
-                cq = roundUpPow2(cq);
-                if (cq < sq) {
-                    throw new IoUringException(Errno.EINVAL, "cqEntries (" + cq
-                            + " after rounding) must be >= entries (" + sq + ")");
-                }
-            } else {
-                cq = 2 * sq;
-            }
-            if ((flags & Setup.DEFER_TASKRUN) != 0 && (flags & Setup.SINGLE_ISSUER) == 0) {
-                throw new IoUringException(Errno.EINVAL, "DEFER_TASKRUN requires SINGLE_ISSUER");
-            }
-            RingContext attach = null;
-            if ((flags & Setup.ATTACH_WQ) != 0) {
-                if (attachWq == null) {
-                    throw new IoUringException(Errno.EINVAL, "ATTACH_WQ needs attachWq(ring)");
-                }
-                attach = attachWq.ctx;
-                if (attach.isClosing()) {
-                    throw new IoUringException(Errno.EBADFD, "attachWq target ring is closed");
-                }
-            }
-            return new IoUring(new RingContext(new RingParams(sq, cq, flags, kind, attach, legacyAsync, legacyMsgRing,
-                    callerCompletion, waitSpinNanos)));
-        }
-
-        private static int roundUpPow2(int n) {
-            return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+            return new IoUring(new RingContext(setup.params()));
         }
     }
 

@@ -40,6 +40,14 @@ public final class Opcode {
     public static final int READ = 22;
     /** Write from one buffer ({@code prepWrite}). */
     public static final int WRITE = 23;
+    /** sendmsg(2) of a msghdr ({@code prepSendmsg}). */
+    public static final int SENDMSG = 9;
+    /** recvmsg(2) into a msghdr ({@code prepRecvmsg}, {@code prepRecvmsgMultishot}). */
+    public static final int RECVMSG = 10;
+    /** A zero-copy send: result CQE, then a notification ({@code prepSendZc}). */
+    public static final int SEND_ZC = 47;
+    /** A zero-copy sendmsg ({@code prepSendmsgZc}). */
+    public static final int SENDMSG_ZC = 48;
     /** Send on a socket ({@code prepSend}). */
     public static final int SEND = 26;
     /** Receive from a socket ({@code prepRecv}). */

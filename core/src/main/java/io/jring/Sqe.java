@@ -37,6 +37,16 @@ public final class Sqe {
      * of its group in a row; the CQE's result is the bytes of all, its buffer id the first's.
      */
     public static final int RECVSEND_BUNDLE = 1 << 4;
+    /**
+     * {@code IORING_RECVSEND_FIXED_BUF}: SEND_ZC's data lies in registered buffer
+     * {@link #bufIndex} (see {@link #prepSendZcFixed}).
+     */
+    public static final int RECVSEND_FIXED_BUF = 1 << 2;
+    /**
+     * {@code IORING_SEND_ZC_REPORT_USAGE}: a zero-copy send's notification CQE says whether the
+     * data was copied ({@link CqeFlags#NOTIF_USAGE_ZC_COPIED}).
+     */
+    public static final int SEND_ZC_REPORT_USAGE = 1 << 3;
 
     private int opcode;
     private int flags;
@@ -776,6 +786,130 @@ public final class Sqe {
     public Sqe prepMsgRingFdAlloc(IoUring target, int srcFixedIndex, long data, int msgFlags) {
         prepMsgRingFd(target, srcFixedIndex, 0, data, msgFlags);
         fileIndex = FILE_INDEX_ALLOC;
+        return this;
+    }
+
+    // ---- messages and zero-copy sends (issue 23): msghdr layouts from MsgHdr ----
+
+    /**
+     * SENDMSG (liburing's io_uring_prep_sendmsg): sendmsg(2) of the {@code struct msghdr} in
+     * {@code msghdr} (build it with {@link MsgHdr}): its iovecs, {@code msg_name} (a datagram's
+     * destination) and {@code msg_control} (SCM_RIGHTS). The header is copied at submit; what it
+     * points to must stay valid until the CQE. The result is the bytes sent.
+     *
+     * @param fd the socket, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param msghdr a native segment of at least 56 bytes holding the msghdr
+     * @param msgFlags sendmsg(2) flags
+     * @return this SQE
+     */
+    public Sqe prepSendmsg(int fd, MemorySegment msghdr, int msgFlags) {
+        rw(Opcode.SENDMSG, fd, msghdr, 1, 0);
+        opFlags = msgFlags;
+        return this;
+    }
+
+    /**
+     * RECVMSG (liburing's io_uring_prep_recvmsg): recvmsg(2) into the msghdr's iovecs; the
+     * sender's address goes to {@code msg_name}, ancillary data to {@code msg_control}, and
+     * {@code msg_namelen}, {@code msg_controllen} and {@code msg_flags} (MSG_TRUNC, MSG_CTRUNC)
+     * are written back into {@code msghdr} when it completes, as recvmsg(2) does. With
+     * {@link #bufferSelect} the data goes into a provided buffer instead (the msghdr then has
+     * at most one iovec, whose length caps the receive).
+     *
+     * @param fd the socket, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param msghdr a native segment of at least 56 bytes that stays alive until the CQE
+     * @param msgFlags recvmsg(2) flags
+     * @return this SQE
+     */
+    public Sqe prepRecvmsg(int fd, MemorySegment msghdr, int msgFlags) {
+        rw(Opcode.RECVMSG, fd, msghdr, 1, 0);
+        opFlags = msgFlags;
+        return this;
+    }
+
+    /**
+     * A multishot RECVMSG (liburing's io_uring_prep_recvmsg_multishot): a CQE with
+     * {@link CqeFlags#MORE} per message, each in a provided buffer (call {@link #bufferSelect})
+     * laid out as {@code struct io_uring_recvmsg_out}, then the name (up to the msghdr's
+     * {@code msg_namelen} bytes), the control (its {@code msg_controllen}) and the payload: parse
+     * it with {@link RecvmsgOut}. The msghdr is read at submit only.
+     *
+     * @param fd the socket, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param msghdr a native segment of at least 56 bytes giving the name and control sizes
+     * @param msgFlags recvmsg(2) flags (not MSG_WAITALL)
+     * @return this SQE
+     */
+    public Sqe prepRecvmsgMultishot(int fd, MemorySegment msghdr, int msgFlags) {
+        prepRecvmsg(fd, msghdr, msgFlags);
+        ioprio = RECV_MULTISHOT;
+        return this;
+    }
+
+    /**
+     * SEND_ZC (liburing's io_uring_prep_send_zc): a send with two CQEs, the result with
+     * {@link CqeFlags#MORE}, then a notification with {@link CqeFlags#NOTIF} once {@code buf}
+     * may be reused (also when the send failed). Only TCP and UDP sockets take it (else
+     * -EOPNOTSUPP). jring copies the data, so the notification follows at once.
+     *
+     * @param fd the socket, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param buf a native segment that stays alive until the notification
+     * @param msgFlags send(2) flags
+     * @param zcFlags 0, {@link #RECVSEND_POLL_FIRST}, {@link #SEND_ZC_REPORT_USAGE}
+     * @return this SQE
+     */
+    public Sqe prepSendZc(int fd, MemorySegment buf, int msgFlags, int zcFlags) {
+        rw(Opcode.SEND_ZC, fd, buf, lengthOf(buf), 0);
+        opFlags = msgFlags;
+        ioprio = zcFlags;
+        return this;
+    }
+
+    /**
+     * SEND_ZC from registered buffer {@code bufIndex} (liburing's io_uring_prep_send_zc_fixed):
+     * {@link #prepSendZc} with {@link #RECVSEND_FIXED_BUF}; {@code buf} must lie inside that buffer.
+     *
+     * @param fd the socket, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param buf a part of registered buffer {@code bufIndex}
+     * @param msgFlags send(2) flags
+     * @param zcFlags as {@link #prepSendZc}
+     * @param bufIndex the registered buffer's index
+     * @return this SQE
+     */
+    public Sqe prepSendZcFixed(int fd, MemorySegment buf, int msgFlags, int zcFlags, int bufIndex) {
+        prepSendZc(fd, buf, msgFlags, zcFlags | RECVSEND_FIXED_BUF);
+        this.bufIndex = bufIndex;
+        return this;
+    }
+
+    /**
+     * SEND_ZC's destination (liburing's io_uring_prep_send_set_addr): a datagram's address, as
+     * sendto(2), in {@code addr2} and {@code addr_len} (the low 16 bits of {@link #fileIndex}).
+     * Copied at submit. jring's SEND does not take one.
+     *
+     * @param sockaddr native memory holding the address (e.g. {@link MsgHdr#sockaddr})
+     * @param addrLen its length in bytes (at most 128)
+     * @return this SQE
+     */
+    public Sqe sendSetAddr(MemorySegment sockaddr, int addrLen) {
+        dirty = true;
+        wide = true;
+        this.addr2 = sockaddr == null ? 0 : sockaddr.address();
+        this.fileIndex = addrLen & 0xFFFF;
+        return this;
+    }
+
+    /**
+     * SENDMSG_ZC (liburing's io_uring_prep_sendmsg_zc): {@link #prepSendmsg} with
+     * {@link #prepSendZc}'s two CQEs.
+     *
+     * @param fd the socket, or with {@link SqeFlags#FIXED_FILE} a fixed-file slot
+     * @param msghdr a native segment of at least 56 bytes holding the msghdr
+     * @param msgFlags sendmsg(2) flags
+     * @return this SQE
+     */
+    public Sqe prepSendmsgZc(int fd, MemorySegment msghdr, int msgFlags) {
+        rw(Opcode.SENDMSG_ZC, fd, msghdr, 1, 0);
+        opFlags = msgFlags;
         return this;
     }
 

@@ -131,6 +131,46 @@ class IoUringCompletionTest {
         }
     }
 
+    /**
+     * A handler may reap on the same ring (peek, seen, a nested forEachCqe, submitAndWait):
+     * each CQE still reaches the application exactly once, in CQ order, and the outer loop
+     * resumes after whatever the handler consumed. Like liburing's for-each, one call covers
+     * the CQEs published when it looked at the tail.
+     */
+    @ParameterizedTest(name = "setup 0x{0}")
+    @ValueSource(ints = {0, SINGLE, DEFER})
+    void aHandlerThatReapsInsideForEachCqeSeesEachCqeOnce(int setup) {
+        try (IoUring ring = ring(setup, 16)) {
+            prepNops(ring, 200, 8, 0);
+            ring.submit();
+            List<Long> seen = new ArrayList<>();
+            int outer = ring.forEachCqe((ud, res, fl) -> {
+                seen.add(ud);
+                if (ud == 201) {
+                    Cqe c = ring.peekCqe();
+                    seen.add(c.userData());
+                    ring.cqeSeen(c);
+                }
+                if (ud == 203) {
+                    ring.forEachCqe((ud2, res2, fl2) -> {
+                        seen.add(ud2);
+                        if (ud2 == 205) {
+                            prepNops(ring, 300, 2, 0);
+                            ring.submitAndWait(2);
+                        }
+                    });
+                }
+            });
+            assertEquals(List.of(200L, 201L, 202L, 203L, 204L, 205L, 206L, 207L), seen);
+            assertEquals(3, outer, "the outer loop delivered 200, 201 and 203 itself");
+            assertEquals(2, ring.cqReady(), "CQEs posted during the loop wait for the next call");
+            seen.clear();
+            assertEquals(2, ring.forEachCqe((ud, res, fl) -> seen.add(ud)));
+            assertEquals(List.of(300L, 301L), seen);
+            assertNull(ring.peekCqe());
+        }
+    }
+
     @ParameterizedTest(name = "setup 0x{0}")
     @ValueSource(ints = {0, SINGLE, DEFER})
     void cqReadyCountsPublishedUnconsumedCqes(int setup) {

@@ -7,12 +7,25 @@ package io.jring.core;
  */
 final class ArmedList {
     private Request head;
+    /** Requests in the list: written by the posting right (setOpaque), read by stats readers (getOpaque). */
+    private int size;
+
+    private static final java.lang.invoke.VarHandle SIZE;
+
+    static {
+        try {
+            SIZE = java.lang.invoke.MethodHandles.lookup().findVarHandle(ArmedList.class, "size", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     void add(Request req) {
         if (req.inArmedList) {
             return;
         }
         req.inArmedList = true;
+        SIZE.setOpaque(this, size + 1);
         req.armedPrev = null;
         req.armedNext = head;
         if (head != null) {
@@ -26,6 +39,7 @@ final class ArmedList {
             return;
         }
         req.inArmedList = false;
+        SIZE.setOpaque(this, size - 1);
         if (req.armedPrev == null) {
             head = req.armedNext;
         } else {
@@ -50,6 +64,11 @@ final class ArmedList {
             }
         }
         return null;
+    }
+
+    /** Any thread: how many requests are armed (a stats reader's snapshot). */
+    int size() {
+        return (int) SIZE.getOpaque(this);
     }
 
     Request first() {

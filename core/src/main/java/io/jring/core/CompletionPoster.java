@@ -1,13 +1,17 @@
 package io.jring.core;
 
+import io.jring.CqeFlags;
 import io.jring.Errno;
 import io.jring.Opcode;
 import io.jring.SqeFlags;
 import io.jring.trace.CompleteEvent;
 import io.jring.trace.CqeOverflowEvent;
+import io.jring.trace.RareEvents;
 import io.jring.trace.ReqFailedEvent;
 import io.jring.trace.Tracing;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -38,6 +42,33 @@ public final class CompletionPoster {
     private final Timeouts timeouts;
     private final DrainQueue drain;
     private final ReentrantLock cqLock;
+    /**
+     * Task-work runs for this ring and the items they ran, for {@link io.jring.RingStats}:
+     * written at the end of each run by the posting right's holder (setOpaque, once per run),
+     * read by stats readers with getOpaque.
+     */
+    private long taskRuns;
+    private long taskItems;
+
+    private static final VarHandle TASK_RUNS;
+    private static final VarHandle TASK_ITEMS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            TASK_RUNS = l.findVarHandle(CompletionPoster.class, "taskRuns", long.class);
+            TASK_ITEMS = l.findVarHandle(CompletionPoster.class, "taskItems", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * {@link Tracing#complete} as read when the posting right was last taken
+     * ({@link #refreshTracing}): one volatile read per batch, not per CQE. Posting right only
+     * (plain); a recording started meanwhile is seen from the next batch on.
+     */
+    private boolean traceComplete = Tracing.complete;
 
     CompletionPoster(RingContext ring, CompletionQueue cq) {
         this.ring = ring;
@@ -94,7 +125,9 @@ public final class CompletionPoster {
         if (res < 0 && failed) {
             opFailed(req, res);
         }
-        if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
+        if (req.hasNotif()) {
+            postWithNotif(req, posted, cflags);
+        } else if (failed || (req.flags & SqeFlags.CQE_SKIP_SUCCESS) == 0) {
             post(req.userData, posted, cflags);
         } else {
             timeouts.skipped();
@@ -110,7 +143,9 @@ public final class CompletionPoster {
     /** A request that never ran (a cancelled chain member): its CQE unless skipped, then free. */
     void finishQuietly(Request req, int res, boolean skipCqe) {
         ring.buffers.recycle(req);
-        if (!skipCqe) {
+        if (req.hasNotif()) {
+            postWithNotif(req, res, 0);
+        } else if (!skipCqe) {
             post(req.userData, res, 0);
         } else {
             timeouts.skipped();
@@ -154,8 +189,22 @@ public final class CompletionPoster {
     void fail(Request req, int err, String reason) {
         ring.buffers.recycle(req);
         failedEvent(req, err, reason);
-        post(req.userData, err, 0);
+        if (req.hasNotif()) {
+            postWithNotif(req, err, 0);
+        } else {
+            post(req.userData, err, 0);
+        }
         release(req);
+    }
+
+    /**
+     * A zero-copy send's two CQEs (Linux's io_send_zc and its notification): the result with
+     * MORE, then the notification with NOTIF. Failures too once its prep made the notification
+     * (io_sendrecv_fail adds MORE; the cleanup flushes the notification).
+     */
+    private void postWithNotif(Request req, int res, int cflags) {
+        post(req.userData, res, cflags | CqeFlags.MORE);
+        post(req.userData, req.notifRes, CqeFlags.NOTIF);
     }
 
     /** A request that ran completed with {@code err}: a ReqFailed event unless that was an expected outcome. */
@@ -189,23 +238,32 @@ public final class CompletionPoster {
             return;
         }
         if (!cq.post(userData, res, cflags)) {
-            traceOverflow(userData, res);
+            overflowed(userData, res, cq.overflow.size() == 1);
         }
-        if (Tracing.complete) {
+        if (traceComplete) {
             traceComplete(userData, res, cflags);
         }
         timeouts.posted();
     }
 
+    /** Whoever takes the posting right: reads the completion tracing flag for this batch. */
+    void refreshTracing() {
+        traceComplete = Tracing.complete;
+    }
+
     /** legacyMsgRing rings: senders post too, so every post and flush takes the CQ lock. */
     private void lockedPost(long userData, int res, int cflags) {
+        boolean overflowed;
+        boolean episodeStart;
         cqLock.lock();
         try {
-            if (!cq.post(userData, res, cflags)) {
-                traceOverflow(userData, res);
-            }
+            overflowed = !cq.post(userData, res, cflags);
+            episodeStart = overflowed && cq.overflow.size() == 1;
         } finally {
             cqLock.unlock();
+        }
+        if (overflowed) {
+            overflowed(userData, res, episodeStart);
         }
         timeouts.posted();
     }
@@ -217,6 +275,14 @@ public final class CompletionPoster {
         ev.res = res;
         ev.cflags = cflags;
         ev.commit();
+    }
+
+    /** A CQE went to the overflow list: logged if it starts an episode (the list was empty), traced always. */
+    private void overflowed(long userData, int res, boolean episodeStart) {
+        if (episodeStart) {
+            RareEvents.cqOverflowStarted(ring.id, cq.entries());
+        }
+        traceOverflow(userData, res);
     }
 
     private void traceOverflow(long userData, int res) {
@@ -261,6 +327,22 @@ public final class CompletionPoster {
         if (published) {
             ring.cqWait.wakeIfOther();
         }
+    }
+
+    /** Posting right, at the end of a task-work run for this ring: counts it. */
+    void countTaskRun(int items) {
+        TASK_RUNS.setOpaque(this, taskRuns + 1);
+        TASK_ITEMS.setOpaque(this, taskItems + items);
+    }
+
+    /** Any thread: task-work runs for this ring so far. */
+    long taskRuns() {
+        return (long) TASK_RUNS.getOpaque(this);
+    }
+
+    /** Any thread: task-work items run for this ring so far. */
+    long taskItems() {
+        return (long) TASK_ITEMS.getOpaque(this);
     }
 
     /** Moves overflowed CQEs into room that appeared, then publishes. */

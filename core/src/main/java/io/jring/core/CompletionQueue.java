@@ -39,12 +39,16 @@ public final class CompletionQueue extends CqHeadPad {
 
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
+    private static final VarHandle PUBLISHED;
+    private static final VarHandle OVERFLOWED;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             HEAD = l.findVarHandle(CqHead.class, "head", int.class);
             TAIL = l.findVarHandle(CqTail.class, "tail", int.class);
+            PUBLISHED = l.findVarHandle(CqPoster.class, "published", long.class);
+            OVERFLOWED = l.findVarHandle(CqPoster.class, "overflowed", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -75,6 +79,7 @@ public final class CompletionQueue extends CqHeadPad {
         }
         overflow.add(userData, res, flags);
         overflowing = true;
+        OVERFLOWED.setOpaque(this, overflowed + 1);
         return false;
     }
 
@@ -104,7 +109,9 @@ public final class CompletionQueue extends CqHeadPad {
     /** Publishes filled slots. Returns true if anything new became visible. */
     public boolean flush() {
         int t = localTail;
-        if (t != (int) TAIL.getOpaque(this)) {
+        int old = (int) TAIL.getOpaque(this);
+        if (t != old) {
+            PUBLISHED.setOpaque(this, published + (t - old));
             TAIL.setVolatile(this, t);
             return true;
         }
@@ -119,6 +126,16 @@ public final class CompletionQueue extends CqHeadPad {
      */
     public int readyForSleep() {
         return (int) TAIL.getVolatile(this) - (int) HEAD.getOpaque(this);
+    }
+
+    /** Any thread: CQEs published since the ring was created (see {@link CqPoster#published}). */
+    long publishedCount() {
+        return (long) PUBLISHED.getOpaque(this);
+    }
+
+    /** Any thread: CQEs that went to the overflow list (see {@link CqPoster#overflowed}). */
+    long overflowedCount() {
+        return (long) OVERFLOWED.getOpaque(this);
     }
 
     /** Poster (exact) or reader (a hint: a stale false only delays the move until the next entry). */
@@ -155,6 +172,11 @@ public final class CompletionQueue extends CqHeadPad {
         return (int) TAIL.getAcquire(this);
     }
 
+    /** Reader: publishes {@code h} as the new head (release: the slots before it are free). */
+    void setHead(int h) {
+        HEAD.setRelease(this, h);
+    }
+
     void advance(int n) {
         HEAD.setRelease(this, (int) HEAD.getOpaque(this) + n);
     }
@@ -177,12 +199,20 @@ abstract class CqPad0 {
     byte p70, p71, p72, p73, p74, p75, p76, p77, p78, p79, p7a, p7b, p7c, p7d, p7e, p7f;
 }
 
-/** The poster's own fields: plain, never touched by the reader. */
+/** The poster's own fields: plain, never touched by the reader (the counters aside). */
 abstract class CqPoster extends CqPad0 {
     /** Slots filled, published or not. */
     int localTail;
     /** The head as the poster last read it; free slots are counted from it. */
     int cachedHead;
+    /**
+     * CQEs published, for {@link io.jring.RingStats}: the poster adds each flush's count with
+     * setOpaque (once per batch, beside the tail store); stats readers use getOpaque (no torn
+     * long, no ordering needed: a count, not a handshake).
+     */
+    long published;
+    /** CQEs that went to the overflow list: the poster's setOpaque (rare path), getOpaque by stats readers. */
+    long overflowed;
 }
 
 abstract class CqPad1 extends CqPoster {

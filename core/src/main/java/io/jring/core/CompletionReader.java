@@ -203,16 +203,24 @@ public final class CompletionReader {
         }
     }
 
-    /** Consumes the CQEs already published: the common, small path (inlines well). */
+    /**
+     * Consumes the CQEs already published: the common, small path (inlines well). Each CQE is
+     * consumed (head published) before its handler runs, and the head is read again after
+     * the handler: a handler that reaps on this ring (peek and seen, a nested forEachCqe, a
+     * submitAndWait) moves the head itself, and this loop resumes after what it consumed
+     * rather than delivering those CQEs a second time. The tail is read once: CQEs published
+     * during the loop are the next call's, so a handler that keeps submitting cannot keep
+     * one call running forever.
+     */
     private int drainReady(CqeHandler handler) {
         int n = 0;
         int t = cq.tailAcquire();
-        for (int h = cq.headIndex(); h != t; h++) {
+        for (int h = cq.headIndex(); t - h > 0; h = cq.headIndex()) {
             Cqe c = cq.at(h);
             long ud = c.userData();
             int res = c.res();
             int fl = c.flags();
-            cq.advance(1);
+            cq.setHead(h + 1);
             n++;
             handler.handle(ud, res, fl);
         }

@@ -340,4 +340,9 @@ final class DirectIo {
         FsCalls.close(ring.resources().inlineSys(), eventFd);
         arena.close();
     }
+
+    /** Any thread: I/Os submitted and not yet reaped. */
+    int inFlight() {
+        return idle.inFlight();
+    }
 }

@@ -61,6 +61,12 @@ public final class DirectRw {
         return d != null ? d.reaper : null;
     }
 
+    /** Any thread: O_DIRECT I/Os with the device (0 before the first). */
+    int inFlight() {
+        DirectIo d = directIo;
+        return d != null ? d.inFlight() : 0;
+    }
+
     /** close(), after every request has finished: stops the reaper and lets go of the AIO context. */
     void close() {
         DirectIo d = directIo;

@@ -1,6 +1,7 @@
 package io.jring.core;
 
 import io.jring.Errno;
+import io.jring.iowq.IoWq;
 import io.jring.ops.OpDef;
 import io.jring.tw.TaskContext;
 
@@ -17,10 +18,17 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class MsgRingDelivery {
     private static final VarHandle REMOTE_FDS;
+    private static final VarHandle SENT;
+    private static final VarHandle SENT_BY_WORKERS;
+    private static final VarHandle RECEIVED;
 
     static {
         try {
-            REMOTE_FDS = MethodHandles.lookup().findVarHandle(MsgRingDelivery.class, "remoteFds", int.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            REMOTE_FDS = l.findVarHandle(MsgRingDelivery.class, "remoteFds", int.class);
+            SENT = l.findVarHandle(MsgRingDelivery.class, "sent", long.class);
+            SENT_BY_WORKERS = l.findVarHandle(MsgRingDelivery.class, "sentByWorkers", long.class);
+            RECEIVED = l.findVarHandle(MsgRingDelivery.class, "received", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -50,6 +58,18 @@ public final class MsgRingDelivery {
      */
     private volatile int remoteFds;
 
+    /*
+     * Counters for io.jring.RingStats, read by any thread with getOpaque. sent: messages this
+     * ring sent to an open ring, by the holder of this ring's posting right (setOpaque, its
+     * only writer); sentByWorkers: the same from io-wq workers (an ASYNC MSG_RING), which
+     * may be several at once, so getAndAdd (off the hot path). received: messages delivered
+     * here, by this ring's posting right (setOpaque); with legacyMsgRing senders deliver
+     * under the CQ lock instead, so every delivery uses getAndAdd then.
+     */
+    private long sent;
+    private long sentByWorkers;
+    private long received;
+
     MsgRingDelivery(RingContext ring) {
         this.ring = ring;
     }
@@ -73,6 +93,11 @@ public final class MsgRingDelivery {
                 FileTable.closeNow(fd);
             }
             return -Errno.EBADFD;
+        }
+        if (IoWq.isWorkerThread()) {
+            SENT_BY_WORKERS.getAndAdd(this, 1L);
+        } else {
+            SENT.setOpaque(this, sent + 1);
         }
         MsgRingDelivery to = target.msgRing;
         if (target == ring) {
@@ -144,6 +169,16 @@ public final class MsgRingDelivery {
         return d >= 0 ? d : -Errno.EBADF;
     }
 
+    /** Any thread: messages this ring sent (see {@link #sent}). */
+    long sentCount() {
+        return (long) SENT.getOpaque(this) + (long) SENT_BY_WORKERS.getOpaque(this);
+    }
+
+    /** Any thread: messages delivered into this ring (see {@link #received}). */
+    long receivedCount() {
+        return (long) RECEIVED.getOpaque(this);
+    }
+
     /** A counted SEND_FD message has run (see {@link #remoteFds}). */
     void remoteFdDone() {
         REMOTE_FDS.getAndAdd(this, -1);
@@ -190,6 +225,7 @@ public final class MsgRingDelivery {
     void deliverInbox() {
         while (!inbox.isEmpty() && ring.lock.tryLock()) {
             try {
+                ring.poster.refreshTracing();
                 runInbox();
                 ring.poster.flush();
             } finally {
@@ -229,6 +265,11 @@ public final class MsgRingDelivery {
                 return r;
             }
             res = r;
+        }
+        if (ring.cqLock != null) {
+            RECEIVED.getAndAdd(this, 1L);
+        } else {
+            RECEIVED.setOpaque(this, received + 1);
         }
         if (!skipCqe) {
             ring.poster.post(userData, res, cflags);

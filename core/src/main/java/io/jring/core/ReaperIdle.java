@@ -39,6 +39,11 @@ public final class ReaperIdle {
         IN_FLIGHT.setOpaque(this, inFlight + delta);
     }
 
+    /** Any thread: the I/Os with the device (opaque, for statistics). */
+    public int inFlight() {
+        return (int) IN_FLIGHT.getOpaque(this);
+    }
+
     /** Any thread, as a hint: I/O is with the device. */
     public boolean busy() {
         return (int) IN_FLIGHT.getOpaque(this) > 0;

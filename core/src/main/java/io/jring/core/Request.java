@@ -70,6 +70,32 @@ public final class Request extends TaskWork implements IoWork {
     static final int SIDE_POLL = 1 << 5;
     /** A cancel marked it ({@link #cancelRequested}). */
     static final int SIDE_CANCEL = 1 << 6;
+    /**
+     * A zero-copy send (SEND_ZC, SENDMSG_ZC): its result CQE carries MORE and a notification
+     * CQE ({@code CqeFlags.NOTIF}, result {@link #notifRes}) follows it, also when it fails.
+     */
+    static final int SIDE_NOTIF = 1 << 7;
+
+    /** SIDE_NOTIF's notification result (IORING_NOTIF_USAGE_ZC_COPIED or 0). Owner only, plain. */
+    int notifRes;
+
+    /**
+     * Native room for a SENDMSG/RECVMSG's copy of its msghdr and the scratch of its multishot
+     * rounds ({@link RingResources#msgBlock}): ring memory that stays with the pooled request
+     * across uses and is freed with the ring. Owner only, plain.
+     */
+    public java.lang.foreign.MemorySegment msgBlock;
+
+    /** This request is a zero-copy send: a notification CQE with result {@code res} follows its CQE. */
+    public void expectNotif(int res) {
+        notifRes = res;
+        markSideState(SIDE_NOTIF);
+    }
+
+    /** Its CQE is followed by a zero-copy notification ({@link #expectNotif}). */
+    boolean hasNotif() {
+        return (sideState & SIDE_NOTIF) != 0;
+    }
 
     /** The registered file's descriptor this request keeps open while in flight, or -1. Posting right. */
     int fixedFd = -1;
@@ -193,6 +219,14 @@ public final class Request extends TaskWork implements IoWork {
     public boolean inWorker() {
         return inWorker;
     }
+
+    /**
+     * The last non-blocking attempt of a buffered read got -EAGAIN because its pages are not
+     * in the page cache yet (their read was started): the request waits for them in
+     * {@link PageWaits} rather than blocking an io-wq worker. Written by the read op at each
+     * non-blocking issue, read right after it by the same thread.
+     */
+    public boolean pageMiss;
 
     /** A cancel asked a request running in io-wq to stop (see {@link #cancelRequested}). */
     public boolean isCancelRequested() {

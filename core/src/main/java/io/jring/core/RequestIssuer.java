@@ -34,6 +34,8 @@ public final class RequestIssuer {
     private final LinkChains links;
     private final DrainQueue drain;
     private final PollArming polls;
+    /** Buffered reads waiting for their pages, and their waiter thread. */
+    private final PageWaits pageWaits;
 
     RequestIssuer(RingContext ring) {
         this.ring = ring;
@@ -42,6 +44,7 @@ public final class RequestIssuer {
         this.links = ring.links;
         this.drain = ring.drain;
         this.polls = ring.polls;
+        this.pageWaits = new PageWaits(ring);
         initializeOnOpen();
     }
 
@@ -60,14 +63,14 @@ public final class RequestIssuer {
     /**
      * One SQE -> one request, validated and issued. False if it failed before issue. Kept
      * small (error reporting lives in {@link PrepFailure}) so the JIT inlines it into the
-     * submit loop.
+     * submit loop. {@code trace}: {@link Tracing#submitSqe}, read once per submit.
      */
-    boolean submitOne(Sqe sqe, TaskContext tc) {
+    boolean submitOne(Sqe sqe, TaskContext tc, boolean trace) {
         Request req = pool.alloc();
         req.init(tc, sqe);
         OpDef def = OpTable.get(req.opcode);
         req.def = def;
-        if (Tracing.submitSqe) {
+        if (trace) {
             PrepFailure.traceSubmit(req);
         }
         int flags = req.flags;
@@ -167,11 +170,19 @@ public final class RequestIssuer {
         poster.postAndFree(req, r, req.cflags);
     }
 
-    /** A non-blocking attempt got EAGAIN: arm poll on a pollable file, else hand it to io-wq. */
+    /**
+     * A non-blocking attempt got EAGAIN: arm poll on a pollable file, wait for the pages of a
+     * buffered read that missed the page cache, else hand it to io-wq.
+     */
     private void wouldBlock(Request req) {
         int mask = req.def.pollMask(req);
         if (mask == 0) {
-            punt(req);
+            if (req.def.waitsForPages(req)) {
+                ring.buffers.forPunt(req);   // the waiter does not hold the posting right
+                pageWaits.add(req);
+            } else {
+                punt(req);
+            }
             return;
         }
         int r = polls.armAsync(req, mask, Poller.UNCHECKED);
@@ -218,6 +229,38 @@ public final class RequestIssuer {
             return;
         }
         completeFromElsewhere(req, r, req.cflags);
+    }
+
+    /**
+     * The page waiter's thread: retries a buffered read whose pages were being read, blocking
+     * (it waits for them) or not; true if the request completed (through task work), false
+     * if its pages are not in yet. A ring being closed cancels it, as io-wq's worker does.
+     */
+    boolean retryPageRead(Request req, boolean block) {
+        int r;
+        if (ring.isClosing()) {
+            r = -Errno.ECANCELED;
+        } else {
+            req.selectedEarly = false;   // issued now: the op uses its buffer
+            req.inWorker = true;         // the waiter's syscall scratch, not the ring's inline one
+            try {
+                r = req.def.issue(req, !block);
+            } catch (Throwable t) {
+                r = ThrownOp.fail(req, t);
+            } finally {
+                req.inWorker = false;
+            }
+            if (!block && r == -Errno.EAGAIN) {
+                return false;
+            }
+        }
+        completeFromElsewhere(req, r, req.cflags);
+        return true;
+    }
+
+    /** close(), after every request finished: ends the page waiter. */
+    void closePageWaits() {
+        pageWaits.close();
     }
 
     /** A worker's blocking call: its account may start another worker for the queue meanwhile. */

@@ -38,7 +38,9 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final TaskWorkKind kind;
 
     /** The SQ ring and the submit loop (io_submit_sqes); the submitting thread only. */
-    private final SubmissionQueue sq;
+    final SubmissionQueue sq;
+    /** Who may submit, and the entry around the submit loop. */
+    private final SubmitEntry submission;
 
     final CompletionQueue cq;
     final RequestPool pool;
@@ -104,12 +106,14 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     private static final VarHandle OWNER;
     private static final VarHandle CLOSED;
+    private static final VarHandle OWNER_CTX;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             OWNER = l.findVarHandle(RingContext.class, "owner", Thread.class);
             CLOSED = l.findVarHandle(RingContext.class, "closed", int.class);
+            OWNER_CTX = l.findVarHandle(RingContext.class, "ownerCtx", TaskContext.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -140,6 +144,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         this.reader = new CompletionReader(this, p.waitSpinNanos());
         this.cqWait = new CqWait();
         this.sq = new SubmissionQueue(this, ApiAccess.get());   // after every part its loop calls
+        this.submission = new SubmitEntry(this);
     }
 
     public int id() {
@@ -230,7 +235,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         }
     }
 
-    private static IoUringException notOwner(Thread o) {
+    static IoUringException notOwner(Thread o) {
         return new IoUringException(Errno.EEXIST, "ring is SINGLE_ISSUER and owned by thread '"
                 + o.getName() + "'; submit from that thread");
     }
@@ -271,10 +276,12 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         return tc;
     }
 
+    /** Takes the posting right (a shared ring's lock; the owner's token is already held). */
     void lockRing() {
         if (lock != null) {
             lock.lock();
         }
+        poster.refreshTracing();
     }
 
     void unlockRing() {
@@ -288,95 +295,24 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
 
     // =============================================================== submission
 
-    /**
-     * The calling thread takes the submission side for {@code call}: a SINGLE_ISSUER ring's
-     * owner has it for good (others: EEXIST); otherwise the SQ's claim (EBUSY while another
-     * thread holds it), kept from the first getSqe to the end of the submit.
-     */
-    private void claimSubmission(String call) {
-        if (closed != 0) {
-            throw closedException();
-        }
-        if (singleIssuer) {
-            Thread o = owner;
-            if (o == Thread.currentThread()) {
-                return;
-            }
-            if (o != null) {
-                throw notOwner(o);
-            }
-        }
-        sq.claim.claim(call);
+    /** The submission side's entry points (getSqe, submit, submitAndWait); IoUring calls it directly. */
+    public SubmitEntry submission() {
+        return submission;
     }
 
-    /** End of a submit: a shared ring's submission side is free for any thread again. */
-    private void releaseSubmission() {
-        if (!singleIssuer) {
-            sq.claim.release();
-        }
+    /** SINGLE_ISSUER: the owner by a plain read (see {@link SubmitEntry}'s owner fast path). */
+    Thread ownerPlain() {
+        return (Thread) OWNER.get(this);
     }
 
-    public Sqe getSqe() {
-        claimSubmission("getSqe");
-        return sq.next();
+    /** SINGLE_ISSUER: the owner's task context by a plain read; for the owner itself, which wrote it. */
+    TaskContext ownerContextPlain() {
+        return (TaskContext) OWNER_CTX.get(this);
     }
 
-    public int sqReady() {
-        checkOpen();
-        return sq.ready();
-    }
-
-    public int sqSpaceLeft() {
-        checkOpen();
-        return sqEntries - sq.ready();
-    }
-
-    public int submit() {
-        claimSubmission("submit");
-        try {
-            TaskContext tc = enter();
-            try {
-                if (tc.hasPendingWork()) {
-                    tc.runTaskWork(false);
-                }
-                int n = sq.submitSqes(tc);
-                if (tc.takeSelfQueued()) {
-                    tc.runTaskWork(false);   // what this submit queued for its task, as io_uring_enter's way out
-                }
-                return n;
-            } finally {
-                tc.exit();
-            }
-        } finally {
-            releaseSubmission();
-        }
-    }
-
-    /** The wait is part of the submit: the submission side stays claimed until it returns. */
-    public int submitAndWait(int waitNr) {
-        claimSubmission("submitAndWait");
-        try {
-            TaskContext tc = enter();
-            try {
-                if (tc.hasPendingWork()) {
-                    tc.runTaskWork(false);
-                }
-                int n = sq.submitSqes(tc);
-                if (waitNr > 0) {
-                    sq.claim.blocking(true);   // not handed over while it waits (SideClaim)
-                    try {
-                        reader.waiter.waitFor(tc, waitNr, 0L, true);
-                    } finally {
-                        sq.claim.blocking(false);
-                    }
-                }
-                return n;
-            } finally {
-                tc.exit();
-            }
-        } finally {
-            releaseSubmission();
-        }
+    /** The closed flag, read opaquely: cheap, never hoisted out of a caller's loop. */
+    boolean closedOpaque() {
+        return (int) CLOSED.getOpaque(this) != 0;
     }
 
     // =============================================================== ops' entry points (posting right)
@@ -397,7 +333,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     }
 
     @Override
-    public void endTaskRun() {
+    public void endTaskRun(int items) {
+        poster.countTaskRun(items);
         try {
             directRw.flush();
             poster.flush();
@@ -433,6 +370,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
         timeouts.timers.close();
         polls.releasePollers();
         directRw.close();
+        issuer.closePageWaits();
         resources.release();
         buffers.release();
         submitters.removeAll();

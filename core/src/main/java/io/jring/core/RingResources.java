@@ -151,11 +151,39 @@ public final class RingResources {
         return largeIov;
     }
 
+    /** Room of {@link #msgBlock}: a msghdr copy, a multishot's name and control sizes, one iovec, a sockaddr_storage. */
+    public static final long MSG_BLOCK_SIZE = 56 + 16 + 16 + 128;
+    /** Where the msgBlocks live; created on first use. */
+    private Arena msgArena;
+
+    /**
+     * A request's msghdr room ({@code Request.msgBlock}), made once per pooled request. Posting
+     * right (prep runs under it), so plain fields.
+     */
+    public MemorySegment msgBlock(Request req) {
+        MemorySegment b = req.msgBlock;
+        return b != null ? b : newMsgBlock(req);
+    }
+
+    /** Locked although prep holds the posting right: first use per request only, so it costs nothing later. */
+    private synchronized MemorySegment newMsgBlock(Request req) {
+        if (msgArena == null) {
+            msgArena = NativeMemory.shared();
+        }
+        MemorySegment b = msgArena.allocate(MSG_BLOCK_SIZE, 8);
+        req.msgBlock = b;
+        return b;
+    }
+
     /** The ring has closed and nothing is in flight: closes duplicates and frees native memory. */
     void release() {
         files.release();
         if (inlineSys != null) {
             inlineSys.close();
+        }
+        if (msgArena != null) {
+            msgArena.close();
+            msgArena = null;
         }
         if (largeIovArena != null) {
             largeIovArena.close();

@@ -1,7 +1,11 @@
 package io.jring.core;
 
 import io.jring.Sqe;
+import io.jring.trace.Tracing;
 import io.jring.tw.TaskContext;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * A ring's SQ (the kernel's SQ ring: {@code io_get_sqe}) and its submit loop
@@ -32,6 +36,22 @@ final class SubmissionQueue {
     private int tail;
     /** The submission side's thread of a shared ring, or of a SINGLE_ISSUER ring before its owner. */
     final SideClaim claim;
+    /**
+     * SQEs consumed, for {@link io.jring.RingStats}. Written by the submitting thread under the
+     * posting right, once per submit (setOpaque: a stats reader on another thread must not see
+     * a torn long); read by any thread with getOpaque.
+     */
+    private long submitted;
+
+    private static final VarHandle SUBMITTED;
+
+    static {
+        try {
+            SUBMITTED = MethodHandles.lookup().findVarHandle(SubmissionQueue.class, "submitted", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** After every part of {@code ring} the loop calls has been made. */
     SubmissionQueue(RingContext ring, ApiAccess api) {
@@ -67,6 +87,11 @@ final class SubmissionQueue {
         return tail - head;
     }
 
+    /** Any thread: SQEs consumed since the ring was created. */
+    long submitted() {
+        return (long) SUBMITTED.getOpaque(this);
+    }
+
     /**
      * Issues every prepared SQE under the posting right, in order; stops at the first that
      * fails to submit unless SUBMIT_ALL. Returns how many were consumed.
@@ -84,13 +109,14 @@ final class SubmissionQueue {
                 poster.flushOverflow();
             }
             timeouts.beginBatch();
+            boolean trace = Tracing.submitSqe;   // once per submit, not per SQE
             for (;;) {
                 try {
                     while (h != t) {
                         Sqe sqe = sqes[h & mask];
                         h++;
                         n++;
-                        if (!issuer.submitOne(sqe, tc) && !submitAll) {
+                        if (!issuer.submitOne(sqe, tc, trace) && !submitAll) {
                             break;
                         }
                     }
@@ -109,6 +135,7 @@ final class SubmissionQueue {
             directRw.flush();
             poster.flush();
         } finally {
+            SUBMITTED.setOpaque(this, submitted + n);
             ring.unlockRing();
         }
         return n;

@@ -25,7 +25,12 @@ public enum FaultKind {
     /** The io-wq worker making the call dies (an Error escapes its item); only on workers. */
     WORKER_DEATH,
     /** A thread that owns rings exits with requests in flight: driven by the test or soak ({@link Faults#ownerExitDue}). */
-    OWNER_EXIT;
+    OWNER_EXIT,
+    /**
+     * An io-wq worker's thread cannot be created: its start throws the OutOfMemoryError the JDK
+     * throws when the system has no thread to give (asked by io-wq, {@link Faults#workerStartRefused}).
+     */
+    WORKER_START;
 
     static final FaultKind[] ALL = values();
 

@@ -107,6 +107,15 @@ public final class Faults {
         return s.random().nextDouble() < s.plan.rates[FaultKind.OWNER_EXIT.ordinal()] && s.take(FaultKind.OWNER_EXIT);
     }
 
+    /** Asked by io-wq before it starts a worker: true if the start should fail ({@link FaultKind#WORKER_START}). */
+    public static boolean workerStartRefused() {
+        Session s = current;
+        if (s == null || s.plan.rates[FaultKind.WORKER_START.ordinal()] <= 0) {
+            return false;
+        }
+        return s.random().nextDouble() < s.plan.rates[FaultKind.WORKER_START.ordinal()] && s.take(FaultKind.WORKER_START);
+    }
+
     /** An installed plan and what it has injected so far. */
     public static final class Session implements AutoCloseable {
         final FaultPlan plan;

@@ -14,6 +14,15 @@ final class FreeList {
         return head == null;
     }
 
+    /** How many workers are idle (walks the list: for statistics, not the hot path). */
+    int size() {
+        int n = 0;
+        for (IoWorker w = head; w != null; w = w.freeNext) {
+            n++;
+        }
+        return n;
+    }
+
     IoWorker first() {
         return head;
     }

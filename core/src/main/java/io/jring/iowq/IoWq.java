@@ -254,6 +254,11 @@ public final class IoWq implements AutoCloseable {
         return pool.account(bounded).workerCount();
     }
 
+    /** Workers of one account that are not idle (running an item or starting). */
+    public int busyCount(boolean bounded) {
+        return pool.account(bounded).busyCount();
+    }
+
     /** Items queued in both accounts, not yet running. */
     public int queuedCount() {
         return pool.bounded.queuedCount() + pool.unbound.queuedCount();

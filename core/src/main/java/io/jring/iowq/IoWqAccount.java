@@ -1,5 +1,8 @@
 package io.jring.iowq;
 
+import io.jring.fault.Faults;
+import io.jring.trace.RareEvents;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
@@ -53,6 +56,12 @@ final class IoWqAccount {
     static final int BACKLOG_PER_WORKER = 8;
     /** Workers inside a blocking call announced with {@link #beginBlocking}. Guarded by the monitor. */
     private int blocked;
+    /**
+     * A worker failed to start and none has started since: the failure was logged once for
+     * this episode. Set under the monitor by a failed start; cleared by a successful one
+     * (volatile: a start outside the monitor reads it, and a racing clear only costs a log line).
+     */
+    private volatile boolean startFailing;
 
     IoWqAccount(String namePrefix, int maxWorkers, long idleNanos, boolean createOnBlock) {
         this.createOnBlock = createOnBlock;
@@ -137,10 +146,19 @@ final class IoWqAccount {
     /** Starts a reserved worker, outside the monitor (thread creation is slow). */
     void start(IoWorker wk) {
         try {
+            if (Faults.ENABLED && Faults.workerStartRefused()) {
+                throw new OutOfMemoryError("unable to create native thread (injected WORKER_START fault)");
+            }
             wk.thread.start();
+            if (startFailing) {
+                startFailing = false;
+            }
         } catch (Throwable t) { // no thread to be had: give the reservation back
             List<IoWork> orphans = new ArrayList<>();
+            boolean first;
             synchronized (this) {
+                first = !startFailing;
+                startFailing = true;
                 nrWorkers--;
                 arrived(wk);
                 workers.remove(wk);
@@ -150,6 +168,9 @@ final class IoWqAccount {
                 }
             }
             orphans.forEach(IoWork::cancelQueued);
+            if (first) {
+                RareEvents.workerStartFailed(wk.thread.getName(), t);
+            }
         }
     }
 
@@ -287,6 +308,11 @@ final class IoWqAccount {
 
     synchronized int workerCount() {
         return nrWorkers;
+    }
+
+    /** Workers that are not idle: running an item, or started and not yet at the free list. */
+    synchronized int busyCount() {
+        return nrWorkers - free.size();
     }
 
     synchronized int queuedCount() {

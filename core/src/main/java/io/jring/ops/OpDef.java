@@ -99,6 +99,15 @@ public abstract class OpDef {
         return false;
     }
 
+    /**
+     * The inline attempt got -EAGAIN on pages being read into the page cache (a buffered
+     * read that missed it): the request waits for them (Linux's IOCB_WAITQ page-wait
+     * retry) instead of going to io-wq.
+     */
+    public boolean waitsForPages(Request req) {
+        return false;
+    }
+
     /** The poll wait stays armed after readiness (multishot POLL_ADD and ACCEPT). */
     public boolean pollMultishot(Request req) {
         return false;

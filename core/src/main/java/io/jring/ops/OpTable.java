@@ -25,6 +25,11 @@ public final class OpTable {
         DEFS[Opcode.SEND] = new SendRecvOp(true);
         DEFS[Opcode.RECV] = new SendRecvOp(false);
         DEFS[Opcode.SHUTDOWN] = new ShutdownOp();
+        // Messages and zero-copy sends (issue 23)
+        DEFS[Opcode.SENDMSG] = new MsgOp(true);
+        DEFS[Opcode.RECVMSG] = new MsgOp(false);
+        DEFS[Opcode.SEND_ZC] = new SendZcOp(false);
+        DEFS[Opcode.SENDMSG_ZC] = new SendZcOp(true);
         // Socket setup through the ring; splice and tee (issue 23)
         DEFS[Opcode.BIND] = new BindOp();
         DEFS[Opcode.LISTEN] = new ListenOp();

@@ -128,6 +128,7 @@ abstract class RwOp extends OpDef {
 
     @Override
     public final int issue(Request req, boolean nonBlocking) {
+        req.pageMiss = false;
         if ((req.flags & SqeFlags.BUFFER_SELECT) != 0 || (req.opFlags & ~RWF_VALID) != 0 || req.off < -1) {
             int bad = issueChecks(req, nonBlocking);
             if (bad != 0) {
@@ -157,11 +158,14 @@ abstract class RwOp extends OpDef {
                 return -Errno.EAGAIN;   // the file cannot do NOWAIT: io-wq will block for it
             }
             if (r == -Errno.EAGAIN) {
+                // A read's NOWAIT miss started the read of its pages (filemap readahead).
+                req.pageMiss = !write;
                 return (rwf & FileCalls.RWF_NOWAIT) != 0 ? finish(req, r) : (int) r;
             }
             if (r > 0 && skip + r < total && (rwf & FileCalls.RWF_NOWAIT) == 0 && Files.isRegular(req.fd)) {
                 req.markSideState(Request.SIDE_IO);
-                req.done = skip + r;   // partial page-cache hit: finish the rest in io-wq
+                req.done = skip + r;   // partial page-cache hit: the rest waits, or goes to io-wq
+                req.pageMiss = !write;
                 return -Errno.EAGAIN;
             }
         } else {
@@ -204,6 +208,12 @@ abstract class RwOp extends OpDef {
         }
         return write ? FileCalls.pwritev2(sc, fd, iov, n, off, rwf)
                      : FileCalls.preadv2(sc, fd, iov, n, off, rwf);
+    }
+
+    /** A buffered read of a regular file or block device whose NOWAIT attempt missed the page cache. */
+    @Override
+    public final boolean waitsForPages(Request req) {
+        return req.pageMiss;
     }
 
     @Override

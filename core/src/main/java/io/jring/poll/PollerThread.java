@@ -107,6 +107,6 @@ final class PollerThread extends TaskWork implements TaskWorkTarget {
     }
 
     @Override
-    public void endTaskRun() {
+    public void endTaskRun(int items) {
     }
 }

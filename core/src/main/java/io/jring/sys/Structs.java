@@ -112,6 +112,16 @@ public final class Structs {
             return stat.get(JAVA_LONG, SIZE_OFFSET);
         }
 
+        /** {@code st_dev}: the device the file lives on (offset 0 on x86_64 and aarch64). */
+        public static long dev(MemorySegment stat) {
+            return stat.get(JAVA_LONG, 0);
+        }
+
+        /** {@code st_ino}: the file's inode number (offset 8 on x86_64 and aarch64). */
+        public static long ino(MemorySegment stat) {
+            return stat.get(JAVA_LONG, 8);
+        }
+
         public static boolean isRegular(int mode) {
             return (mode & S_IFMT) == S_IFREG;
         }

@@ -78,7 +78,7 @@ final class SyscallFaults {
                 yield 0;
             }
             case WORKER_DEATH -> throw Faults.workerDeath(site);
-            case SHORT, OWNER_EXIT -> 0;
+            case SHORT, OWNER_EXIT, WORKER_START -> 0;
         };
     }
 }

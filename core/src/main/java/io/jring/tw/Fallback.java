@@ -1,6 +1,11 @@
 package io.jring.tw;
 
+import io.jring.trace.RareEvents;
+
 import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * Runs the task work of contexts whose owner thread has died, in cancel mode (finished
@@ -14,22 +19,30 @@ public final class Fallback {
     private static final ArrayDeque<TaskContext> QUEUE = new ArrayDeque<>();
     /** Guarded by LOCK: whether a drain thread is running. */
     private static boolean running;
+    /** Guarded by LOCK: contexts already logged (weak: a context is logged once, then forgotten with it). */
+    private static final Set<TaskContext> REPORTED = Collections.newSetFromMap(new WeakHashMap<>());
 
     private Fallback() {}
 
     public static void schedule(TaskContext ctx) {
+        boolean first;
+        boolean start;
         synchronized (LOCK) {
             if (!QUEUE.contains(ctx)) {
                 QUEUE.add(ctx);
             }
-            if (running) {
-                return;
-            }
+            first = REPORTED.add(ctx);
+            start = !running;
             running = true;
         }
-        Thread t = new Thread(Fallback::drain, "jring-fallback");
-        t.setDaemon(true);
-        t.start();
+        if (first) {
+            RareEvents.ownerDiedFallback(ctx.owner.getName());
+        }
+        if (start) {
+            Thread t = new Thread(Fallback::drain, "jring-fallback");
+            t.setDaemon(true);
+            t.start();
+        }
     }
 
     private static void drain() {

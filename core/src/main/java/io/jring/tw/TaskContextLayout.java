@@ -58,6 +58,8 @@ abstract class TaskContextRun extends TaskContextPad1 {
 
     // Per-run state of runTaskWork.
     TaskWorkTarget runTarget;
+    /** {@code runCount} when {@code runTarget}'s run began. */
+    int targetStart;
     boolean runCancel;
     boolean running;
     int runCount;

@@ -131,10 +131,11 @@ abstract class TaskWorkRunner extends TaskContextPad2 {
             if (runTarget != null) {
                 TaskWorkTarget prev = runTarget;
                 runTarget = null;
-                prev.endTaskRun();
+                prev.endTaskRun(runCount - targetStart);
             }
             t.beginTaskRun();
             runTarget = t;
+            targetStart = runCount;
         }
         runCount++;
         w.runTaskWork(runCancel);
@@ -145,7 +146,7 @@ abstract class TaskWorkRunner extends TaskContextPad2 {
         TaskWorkTarget t = runTarget;
         if (t != null) {
             runTarget = null;
-            t.endTaskRun();
+            t.endTaskRun(runCount - targetStart);
         }
     }
 }

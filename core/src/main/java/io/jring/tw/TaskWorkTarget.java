@@ -9,5 +9,10 @@ package io.jring.tw;
 public interface TaskWorkTarget {
     void beginTaskRun();
 
-    void endTaskRun();
+    /**
+     * After the last item of a run.
+     *
+     * @param items how many items the run had (at least 1), for the target's counters
+     */
+    void endTaskRun(int items);
 }

@@ -3,6 +3,8 @@ package io.jring.kernel;
 import io.jring.Cqe;
 import io.jring.IoUring;
 import io.jring.Sqe;
+import io.jring.core.ApiAccess;
+import io.jring.iowq.IoWq;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 
@@ -29,6 +31,16 @@ final class JringRing implements RingDriver {
     @Override
     public int submit() {
         return ring.submit();
+    }
+
+    @Override
+    public void settle() {
+        IoWq wq = ApiAccess.get().contextOf(ring).ioWq();
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (wq.queuedCount() > 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
     }
 
     @Override

@@ -17,6 +17,15 @@ interface RingDriver extends AutoCloseable {
 
     void registerFiles(int[] fds);
 
+    /**
+     * Before a quiet period: waits (bounded) until work handed to the ring's worker threads
+     * has been picked up, so a loaded machine does not stretch "quiet for N ms" into "still
+     * queued". The kernel's io-wq starts such work within microseconds; jring's workers are
+     * threads the scheduler may delay.
+     */
+    default void settle() {
+    }
+
     /** This ring's ring-mapped provided-buffer groups (the scenario drivers have them; program drivers do not). */
     default BufRings bufRings() {
         throw new UnsupportedOperationException(name() + " drives no buffer rings");

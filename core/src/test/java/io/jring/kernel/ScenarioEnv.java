@@ -67,6 +67,16 @@ final class ScenarioEnv implements AutoCloseable {
         if (base.startsWith("t")) {
             return listener(base, Integer.parseInt(base.substring(1)), name);
         }
+        if (base.startsWith("u") || base.startsWith("w")) {
+            return udpPair(base, base.startsWith("u") ? "127.0.0.1" : "::1", name);
+        }
+        if (base.startsWith("d")) {
+            int[] pair = Fds.socketPair(Fds.SOCK_DGRAM);
+            open.add(pair);
+            fds.put(base + ".a", pair[0]);
+            fds.put(base + ".b", pair[1]);
+            return fds.get(name);
+        }
         int[] pair = base.startsWith("p") ? Fds.pipe() : Fds.socketPair();
         String[] ends = base.startsWith("p") ? new String[] {".r", ".w"} : new String[] {".a", ".b"};
         fds.put(base + ends[0], pair[0]);
@@ -97,6 +107,27 @@ final class ScenarioEnv implements AutoCloseable {
             throw new IllegalArgumentException("unknown descriptor name " + name);
         }
         return resolved;
+    }
+
+    /**
+     * "uN.a"/"uN.b" (IPv4) and "wN.a"/"wN.b" (IPv6): two UDP sockets bound to loopback, not
+     * connected (a SENDMSG names the peer); "uN.c": a third one connected to "uN.a".
+     */
+    private int udpPair(String base, String ip, String name) {
+        InetSocketAddress any = new InetSocketAddress(InetAddress.ofLiteral(ip), 0);
+        int a = open.add(Fds.bindUdp(any));
+        int b = open.add(Fds.bindUdp(any));
+        int c = open.add(Fds.bindUdp(any));
+        Fds.connect(c, Fds.localAddress(a));
+        fds.put(base + ".a", a);
+        fds.put(base + ".b", b);
+        fds.put(base + ".c", c);
+        return fds.get(name);
+    }
+
+    /** The run's arena (a msghdr and what it points to). */
+    Arena arena() {
+        return arena;
     }
 
     /** Runs so far in this JVM: each run's {@link #unique} names differ from every other run's. */

@@ -103,6 +103,7 @@ final class ScenarioRunner {
 
     /** Records whatever arrives within {@code quiet} (nothing, when all is well). */
     private static void quiet(RingDriver ring, List<CqeSpec> cqes, Duration quiet) {
+        ring.settle();
         for (int extra = 0; extra < 16; extra++) {
             CqeSpec c = ring.waitCqe(quiet);
             if (c == null) {

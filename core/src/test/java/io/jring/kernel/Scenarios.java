@@ -79,6 +79,7 @@ public final class Scenarios {
         SpliceScenarios.add(all);
         BufRingScenarios.add(all);
         FtruncateScenarios.add(all);
+        MsgScenarios.add(all);
         return all;
     }
 

@@ -40,7 +40,7 @@ class FallbackOwnerDiedAwayTest {
         }
 
         @Override
-        public void endTaskRun() {
+        public void endTaskRun(int items) {
         }
     };
 

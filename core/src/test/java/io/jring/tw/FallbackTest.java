@@ -108,7 +108,7 @@ class FallbackTest {
             }
 
             @Override
-            public void endTaskRun() {
+            public void endTaskRun(int items) {
             }
         };
         for (int i = 0; i < 3; i++) {

@@ -247,7 +247,7 @@ class TaskContextTest {
         }
 
         @Override
-        public void endTaskRun() {
+        public void endTaskRun(int items) {
         }
     };
 
@@ -280,7 +280,7 @@ class TaskContextTest {
         }
 
         @Override
-        public void endTaskRun() {
+        public void endTaskRun(int items) {
             ends++;
         }
     }

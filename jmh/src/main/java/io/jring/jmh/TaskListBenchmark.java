@@ -54,7 +54,7 @@ public class TaskListBenchmark {
         public void beginTaskRun() {}
 
         @Override
-        public void endTaskRun() {}
+        public void endTaskRun(int items) {}
     };
 
     private static final VarHandle IN_FLIGHT;

@@ -68,7 +68,7 @@ public class TaskContextHelpTest {
         }
 
         @Override
-        public void endTaskRun() {
+        public void endTaskRun(int items) {
         }
 
         @Override

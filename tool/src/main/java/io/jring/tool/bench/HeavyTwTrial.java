@@ -96,8 +96,8 @@ final class HeavyTwTrial {
         }
 
         @Override
-        public void endTaskRun() {
-            ring.endTaskRun();
+        public void endTaskRun(int items) {
+            ring.endTaskRun(items);
         }
     }
 

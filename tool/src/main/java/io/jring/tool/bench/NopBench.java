@@ -51,6 +51,11 @@ public final class NopBench implements Callable<Integer> {
             description = "How CQEs are reaped: forEachCqe, or peekCqe+cqeSeen (default ${DEFAULT-VALUE}).")
     NopLoop.Reap reap;
 
+    @Option(names = "--stats-every", defaultValue = "0", paramLabel = "<ms>",
+            description = "Another thread reads the ring's stats() every <ms> milliseconds while it runs, as a "
+                    + "metrics exporter would; 0 = never (default ${DEFAULT-VALUE}).")
+    int statsEveryMs;
+
     @Mixin
     BenchOptions.Anchor anchor = new BenchOptions.Anchor();
 
@@ -62,7 +67,8 @@ public final class NopBench implements Callable<Integer> {
 
     /** What one run measured. */
     public record Result(int batch, RingFlags flags, TaskWorkKind kind, String reap, int sqEntries,
-                         long ops, long nanos, long cpuNanos, long errors, Latency roundTrip) {
+                         long ops, long nanos, long cpuNanos, long errors, Latency roundTrip,
+                         int statsEveryMs, long statsReads) {
         public double opsPerSec() {
             return nanos == 0 ? 0.0 : ops * 1e9 / nanos;
         }
@@ -118,6 +124,7 @@ public final class NopBench implements Callable<Integer> {
     private void validate() {
         BenchOptions.validate(spec);
         BenchOptions.requireRange(spec.commandLine(), "--batch", batch, 1, 32768);
+        BenchOptions.requireRange(spec.commandLine(), "--stats-every", statsEveryMs, 0, 3_600_000);
     }
 
     /** Runs warmup then the measured window on a fresh ring and thread. */
@@ -125,8 +132,12 @@ public final class NopBench implements Callable<Integer> {
         TaskWorkKind kind = this.kind.single();
         NopLoop loop = new NopLoop(batch, flags, kind, reap);
         Thread t = Thread.ofPlatform().name("jring-nop").start(loop);
+        StatsReader stats = null;
         try {
             loop.awaitRing();
+            if (statsEveryMs > 0) {
+                stats = StatsReader.start(loop.ring(), statsEveryMs);
+            }
             status.phase("nop " + kind + " " + flags + " batch=" + batch, "ops/s", loop::done);
             TimeUnit.SECONDS.sleep(warmup.value());
             long cpu0 = ThreadCpu.of(t);
@@ -137,12 +148,17 @@ public final class NopBench implements Callable<Integer> {
             long c1 = loop.done();
             long t1 = System.nanoTime();
             long cpu1 = ThreadCpu.of(t);
+            long reads = stats == null ? 0 : stats.stop();
             loop.stop();
             t.join();
             loop.rethrowFailure();
             return new Result(batch, flags, kind, reap.name(), loop.sqEntries(), c1 - c0, t1 - t0,
-                    cpu0 < 0 || cpu1 < 0 ? -1L : cpu1 - cpu0, loop.errors(), Latency.of(loop.roundTrips()));
+                    cpu0 < 0 || cpu1 < 0 ? -1L : cpu1 - cpu0, loop.errors(), Latency.of(loop.roundTrips()),
+                    statsEveryMs, reads);
         } finally {
+            if (stats != null) {
+                stats.stop();
+            }
             loop.stop();
             t.join();
         }
@@ -162,7 +178,9 @@ public final class NopBench implements Callable<Integer> {
                 .put("anchor_ratio", r.anchorRatio())
                 .put("ops_per_cpu_sec", Math.rint(r.opsPerCpuSec()))
                 .put("cpu_share", r.cpuShare())
-                .put("errors", r.errors());
+                .put("errors", r.errors())
+                .put("stats_every_ms", r.statsEveryMs())
+                .put("stats_reads", r.statsReads());
         if (r.roundTrip().count() > 0) {
             // Latency of one batch's round trip: first SQE prepared -> last CQE reaped.
             j.put("lat_of", "batch").put("lat_ns", r.roundTrip().toJson());
@@ -184,6 +202,9 @@ public final class NopBench implements Callable<Integer> {
         }
         if (r.roundTrip().count() > 0) {
             out.printf("  batch round trip (1 in %d batches): %s%n", NopLoop.SAMPLE_MASK + 1, r.roundTrip().toHuman());
+        }
+        if (r.statsEveryMs() > 0) {
+            out.printf("  stats() read every %d ms by another thread: %d reads%n", r.statsEveryMs(), r.statsReads());
         }
         if (r.errors() > 0) {
             out.printf("  ERRORS: %d NOP CQEs carried -errno%n", r.errors());

@@ -40,6 +40,8 @@ final class NopLoop extends RingLoop {
     private long done;
 
     private final CountDownLatch ringReady = new CountDownLatch(1);
+    /** The loop's ring, for a stats reader: written by the loop before ringReady opens, read after it. */
+    private volatile IoUring ring;
 
     private static final VarHandle DONE;
 
@@ -66,6 +68,7 @@ final class NopLoop extends RingLoop {
                 .taskWorkList(kind)
                 .build()) {
             sqEntries = ring.sqEntries();
+            this.ring = ring;
             ringReady.countDown();
             if (reap == Reap.foreach) {
                 loopForEach(ring);
@@ -150,5 +153,10 @@ final class NopLoop extends RingLoop {
 
     long done() {
         return (long) DONE.getOpaque(this);
+    }
+
+    /** After {@link #awaitRing}: the loop's ring (its stats may be read from any thread). */
+    IoUring ring() {
+        return ring;
     }
 }

@@ -31,7 +31,7 @@ final class TwaddTrial {
         public void beginTaskRun() {}
 
         @Override
-        public void endTaskRun() {}
+        public void endTaskRun(int items) {}
     };
 
     /** Spin hints before a producer with no free item yields its core. */

@@ -31,7 +31,7 @@ final class ServerProcess implements AutoCloseable {
 
     /** bin/jring's JVM flags, which the engine is tuned for (see bin/jring). */
     static final List<String> JVM_FLAGS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC",
-            "-Xms512m", "-XX:InlineSmallCode=4000");
+            "-Xms512m");
     static final long START_TIMEOUT_SECONDS = 30;
     static final long STOP_TIMEOUT_SECONDS = 5;
     /** Lines of the child's output kept to explain a failure: its first (the error, usually) and its last. */

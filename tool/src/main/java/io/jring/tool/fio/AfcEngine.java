@@ -105,7 +105,7 @@ final class AfcEngine implements IoEngine {
                 }
                 int dir = job.ioDir();
                 if (dir == Ddir.SYNC) {
-                    long r = EngineFiles.errnoOf(() -> channel.force(true));
+                    long r = EngineFiles.errnoOf(() -> channel.force(!job.syncDataOnly()));
                     now = System.nanoTime();
                     job.completeSync(r, start, now);
                 } else {

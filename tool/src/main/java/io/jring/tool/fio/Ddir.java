@@ -6,7 +6,7 @@ public final class Ddir {
 
     public static final int READ = 0;
     public static final int WRITE = 1;
-    /** An fsync, from {@code --fsync=N}. */
+    /** An fsync or fdatasync, from {@code --fsync=N} or {@code --fdatasync=N} (Job.syncDataOnly tells which). */
     public static final int SYNC = 2;
 
     /** fio's names: read, write, sync. */

@@ -42,7 +42,8 @@ final class FileChannelEngine implements IoEngine {
             int dir = job.ioDir();
             long start = System.nanoTime();
             if (dir == Ddir.SYNC) {
-                long r = EngineFiles.errnoOf(() -> channel.force(true));
+                // force(false): data only, as fdatasync (the JDK's FileChannel uses fdatasync for it).
+                long r = EngineFiles.errnoOf(() -> channel.force(!job.syncDataOnly()));
                 now = System.nanoTime();
                 job.completeSync(r, start, now);
                 continue;

@@ -25,10 +25,11 @@ public final class FioOptions {
     @Option(names = "--directory", paramLabel = "<dir>", description = "The directory of the job's files (default: the working directory).")
     String directory;
 
-    @Option(names = "--size", paramLabel = "<size>", defaultValue = "0", converter = FioUnits.Size.class,
-            description = "The region of the file the job works on, e.g. 256m or 1g (k = 1024, as in fio). "
-                    + "Needed unless the file exists; then the default is the file's size from --offset.")
-    long size;
+    @Option(names = "--size", paramLabel = "<size>|<n>%", defaultValue = "0", converter = RegionSize.Converter.class,
+            description = "The region of the file the job works on, e.g. 256m or 1g (k = 1024, as in fio), or a "
+                    + "percentage of the existing file (50%). Needed unless the file exists; then the default is the "
+                    + "file's size from --offset.")
+    RegionSize size;
 
     @Option(names = {"--io_size", "--io_limit"}, paramLabel = "<size>", defaultValue = "0", converter = FioUnits.Size.class,
             description = "The bytes to do before stopping; more than --size goes over the region again (default: --size).")
@@ -105,6 +106,10 @@ public final class FioOptions {
     @Option(names = "--fsync", paramLabel = "<n>", defaultValue = "0", description = "An fsync after every N writes (default 0: never).")
     int fsync;
 
+    @Option(names = "--fdatasync", paramLabel = "<n>", defaultValue = "0",
+            description = "An fdatasync after every N writes (default 0: never); with --fsync too, an fsync due at the same write wins, as in fio.")
+    int fdatasync;
+
     @Option(names = "--invalidate", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "1", converter = FioUnits.Bool.class,
             description = "Drop the region's cached pages (POSIX_FADV_DONTNEED) each time the file is opened, and at "
                     + "each wrap of a time based job, as fio does (default 1). 0 measures whatever is cached.")
@@ -176,6 +181,19 @@ public final class FioOptions {
     @Option(names = "--unlink", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
             converter = FioUnits.Bool.class, description = "Remove the job's files when it is done (default 0: keep them, as fio).")
     boolean unlink;
+
+    @Option(names = "--startdelay", paramLabel = "<time>", defaultValue = "0", converter = FioUnits.Time.class,
+            description = "Start the job this long after the run began (default 0).")
+    long startDelayNanos;
+
+    @Option(names = "--number_ios", paramLabel = "<n>", defaultValue = "0",
+            description = "Stop after this many I/Os (times --loops), if size or time do not end the job first (default 0: no limit).")
+    long numberIos;
+
+    @Option(names = "--end_fsync", paramLabel = "0|1", arity = "0..1", fallbackValue = "1", defaultValue = "0",
+            converter = FioUnits.Bool.class,
+            description = "fsync the file at the end of each pass of a job that writes; the time counts in its run time (default 0).")
+    boolean endFsync;
 
     @Option(names = "--jit_warmup", paramLabel = "<time>", defaultValue = "10", converter = FioUnits.Time.class,
             description = "jring only: each job first runs its engine, unmeasured, until the JIT has compiled it "

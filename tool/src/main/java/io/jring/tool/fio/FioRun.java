@@ -45,6 +45,12 @@ final class FioRun {
     private final List<List<Job>> phases = new ArrayList<>();
     /** Set by abort (any thread), read between phases. */
     private volatile boolean aborted;
+    /**
+     * When the first phase's jobs were let go (System.nanoTime; jring's JIT warm-up is before
+     * it, as fio has none): startdelay counts from here. Written by the running thread before
+     * the phase's go latch opens, read by the job threads after it (the latch orders them).
+     */
+    private long runStartNanos;
     /** The demo's temp files, to remove; guarded by this. */
     private final Set<Path> tempFiles = new LinkedHashSet<>();
 
@@ -147,6 +153,9 @@ final class FioRun {
                     .start(() -> runJob(job, opened, go)));
         }
         opened.await();
+        if (runStartNanos == 0) {
+            runStartNanos = System.nanoTime();
+        }
         go.countDown();
         for (Thread t : threads) {
             t.join();
@@ -255,13 +264,16 @@ final class FioRun {
                 opened.countDown();
             }
             go.await();
+            startDelay(job);
             job.begin();
             if (job.stats.error == 0) {
                 try {
                     engine.run(job);
+                    job.passEnded();
                     while (job.nextPass(System.nanoTime())) {
                         engine.reopen(job);
                         engine.run(job);
+                        job.passEnded();
                     }
                 } catch (Throwable t) {
                     fail(job, t);
@@ -274,6 +286,14 @@ final class FioRun {
             if (engine != null) {
                 engine.close();
             }
+        }
+    }
+
+    /** fio's startdelay: the job starts that long after the run began (its clock starts after). */
+    private void startDelay(Job job) throws InterruptedException {
+        long wait = runStartNanos + job.spec.control().startDelayNanos() - System.nanoTime();
+        if (job.spec.control().startDelayNanos() > 0 && wait > 0) {
+            Thread.sleep(Duration.ofNanos(wait));
         }
     }
 

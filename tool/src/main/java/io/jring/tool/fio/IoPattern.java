@@ -27,6 +27,7 @@ final class IoPattern {
     private final int unit;
     private final int mixRead;
     private final int fsyncEvery;
+    private final int fdatasyncEvery;
     private final boolean timeBased;
     private final boolean reseedEachPass;
     private final long seed;
@@ -41,7 +42,11 @@ final class IoPattern {
     // Per pass.
     private final long[] lastPos = new long[2];
     private long passBytes;
-    private long writesSinceSync;
+    /** Writes issued this pass, and whether the last I/O issued was a write (fio's io_issues[WRITE], last_ddir_issued). */
+    private long writesIssued;
+    private boolean lastWasWrite;
+    /** The sync {@link #nextDir} returned last is an fdatasync. */
+    private boolean dataSync;
     private boolean wrapped;
 
     // fio's rwmix cycle.
@@ -62,6 +67,7 @@ final class IoPattern {
         this.unit = bs.smallest(rw);
         this.mixRead = spec.rwmixread();
         this.fsyncEvery = spec.fsync();
+        this.fdatasyncEvery = spec.control().fdatasync();
         this.timeBased = spec.timeBased();
         this.reseedEachPass = spec.randRepeat();
         this.map = spec.randomMap() && rw.isRandom() ? new RandomMap(regionSize / unit) : null;
@@ -83,7 +89,8 @@ final class IoPattern {
         lastPos[0] = 0;
         lastPos[1] = 0;
         passBytes = 0;
-        writesSinceSync = 0;
+        writesIssued = 0;
+        lastWasWrite = false;
         rwmixIssues = 0;
         if (reseedEachPass) {
             seedStreams();
@@ -92,9 +99,17 @@ final class IoPattern {
 
     /** The direction of the next I/O ({@link Ddir}), fio's get_rw_ddir; counts it as issued. */
     int nextDir() {
-        if (fsyncEvery > 0 && writesSinceSync >= fsyncEvery) {
-            writesSinceSync = 0;   // fio's fsync=N: one fsync after every N writes
-            return Ddir.SYNC;
+        // fio's get_rw_ddir: right after the Nth write, fsync=N's fsync, else fdatasync=N's fdatasync.
+        if (lastWasWrite) {
+            lastWasWrite = false;
+            if (fsyncEvery > 0 && writesIssued % fsyncEvery == 0) {
+                dataSync = false;
+                return Ddir.SYNC;
+            }
+            if (fdatasyncEvery > 0 && writesIssued % fdatasyncEvery == 0) {
+                dataSync = true;
+                return Ddir.SYNC;
+            }
         }
         int dir;
         if (rw.isMixed()) {
@@ -113,9 +128,15 @@ final class IoPattern {
         }
         issues[dir]++;
         if (dir == Ddir.WRITE) {
-            writesSinceSync++;
+            writesIssued++;
         }
+        lastWasWrite = dir == Ddir.WRITE;
         return dir;
+    }
+
+    /** Whether the SYNC {@link #nextDir} returned last is an fdatasync (fdatasync=N) rather than an fsync. */
+    boolean dataSync() {
+        return dataSync;
     }
 
     /**

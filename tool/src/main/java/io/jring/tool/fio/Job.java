@@ -73,6 +73,9 @@ public final class Job {
     private long lastSampleNanos;
     private long lastCompletionNanos;
     private long issuedBytes;
+    /** I/Os issued, and those of them that completed during the ramp: fio's number_ios counts the rest. */
+    private long issuedIos;
+    private long rampIos;
     private final long ioLimit;
     private int passes = 1;
     private boolean passOver;
@@ -130,7 +133,16 @@ public final class Job {
 
     /** Whether to issue another I/O at time {@code now} (System.nanoTime). */
     boolean keepIssuing(long now) {
-        return !stopped && !passOver && now < endNanos && (spec.timeBased() || issuedBytes < ioLimit);
+        return !stopped && !passOver && now < endNanos && (spec.timeBased() || issuedBytes < ioLimit) && !numberIosDone();
+    }
+
+    /**
+     * fio's exceeds_number_ios: the I/Os done since the ramp, queued and in flight included,
+     * reached number_ios times loops.
+     */
+    private boolean numberIosDone() {
+        long n = spec.control().numberIos();
+        return n > 0 && issuedIos - rampIos >= n * spec.loops();
     }
 
     /**
@@ -147,6 +159,9 @@ public final class Job {
         if (dir == Ddir.SYNC) {
             ioOffset = 0;
             ioLength = 0;
+            if (!pattern.dataSync() && now >= measureStartNanos) {
+                stats.syncIos++;   // fio's total_io_u[DDIR_SYNC]: fsyncs issued; fdatasyncs only have latency
+            }
             return true;
         }
         long offset = pattern.next(dir);
@@ -160,11 +175,17 @@ public final class Job {
         ioOffset = offset;
         ioLength = pattern.length();
         issuedBytes += ioLength;
+        issuedIos++;
         return true;
     }
 
     int ioDir() {
         return ioDir;
+    }
+
+    /** The SYNC {@link #nextIo} decided is an fdatasync (fdatasync=N), not an fsync. */
+    boolean syncDataOnly() {
+        return pattern.dataSync();
     }
 
     long ioOffset() {
@@ -181,7 +202,7 @@ public final class Job {
      * stopped. If so the pattern starts over and the engine opens the file again.
      */
     boolean nextPass(long now) {
-        if (stopped || stats.error != 0 || now >= endNanos || spec.timeBased() || issuedBytes >= ioLimit) {
+        if (stopped || stats.error != 0 || now >= endNanos || spec.timeBased() || issuedBytes >= ioLimit || numberIosDone()) {
             return false;
         }
         boolean more = passes < spec.loops() || (spec.ioSize() > 0 && spec.ioSize() - issuedBytes >= spec.maxBs());
@@ -191,6 +212,28 @@ public final class Job {
             pattern.startPass();
         }
         return more;
+    }
+
+    /**
+     * The end of a pass (fio's do_io after its last completion): with end_fsync, a job that
+     * writes and did not fail fsyncs its file, and the fsync's time counts in the run time,
+     * as in fio. A failed fsync is the job's error.
+     */
+    void passEnded() {
+        if (!spec.control().endFsync() || !spec.rw().hasWrites() || stats.error != 0) {
+            return;
+        }
+        try {
+            int fd = Fds.open(file, OpenFlags.RDONLY | OpenFlags.CLOEXEC, 0);
+            try {
+                Fds.fsync(fd, false);
+            } finally {
+                Fds.close(fd);
+            }
+        } catch (IoUringException e) {
+            failEngine(e.errno(), "end_fsync failed for file " + file + ": " + ErrnoText.of(e.errno()));
+        }
+        lastCompletionNanos = Math.max(lastCompletionNanos, System.nanoTime());
     }
 
     /** Passes begun so far. */
@@ -259,6 +302,7 @@ public final class Job {
             progress.setOpaque(3, writeBytesSeen += res);
         }
         if (doneNanos < measureStartNanos) {
+            rampIos++;
             return;
         }
         DirStats d = stats.dir(ddir);
@@ -287,7 +331,7 @@ public final class Job {
         complete(ddir, res, len, offset, startNanos, startNanos, doneNanos, false);
     }
 
-    /** An fsync (from {@code --fsync=N}) prepared at {@code startNanos} completed with {@code res}. */
+    /** An fsync or fdatasync (from {@code --fsync=N}, {@code --fdatasync=N}) prepared at {@code startNanos} completed with {@code res}. */
     void completeSync(long res, long startNanos, long doneNanos) {
         if (res < 0) {
             fail(Ddir.SYNC, (int) -res, 0, 0);
@@ -296,7 +340,6 @@ public final class Job {
         if (doneNanos < measureStartNanos) {
             return;
         }
-        stats.syncIos++;
         stats.syncLat.record(doneNanos - startNanos);
     }
 

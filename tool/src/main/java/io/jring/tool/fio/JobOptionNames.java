@@ -46,8 +46,39 @@ final class JobOptionNames {
         return BY_NAME.keySet();
     }
 
+    /**
+     * fio job options that change what is measured and jring fio does not do (docs/BENCHMARKS.md,
+     * issue 18, lists them): giving one is an error that names it, never a run that quietly
+     * measures something else.
+     */
+    private static final java.util.Set<String> FIO_UNSUPPORTED = java.util.Set.of(
+            "nrfiles", "filesize", "file_service_type", "openfiles", "opendir", "filename_format",
+            "rate", "rate_iops", "rate_min", "rate_iops_min", "rate_process", "rate_cycle",
+            "thinktime", "thinktime_spin", "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime",
+            "zero_buffers", "refill_buffers", "scramble_buffers", "buffer_compress_percentage",
+            "buffer_compress_chunk", "buffer_pattern", "dedupe_percentage",
+            "verify", "do_verify", "verify_pattern", "verify_interval", "verify_only", "verify_backlog",
+            "sync", "fsync_on_close", "end_syncfs", "write_barrier",
+            "create_on_open", "allow_file_create", "create_only", "overwrite", "fill_device", "fill_fs", "file_append",
+            "random_distribution", "percentage_random", "random_generator", "bssplit", "blockalign", "ba",
+            "offset_increment", "offset_align", "size_increment", "zonemode", "zonesize", "zonerange", "zoneskip",
+            "unified_rw_reporting", "clat_percentiles", "slat_percentiles", "continue_on_error",
+            "write_lat_log", "write_bw_log", "write_iops_log", "write_hist_log", "log_avg_msec",
+            "read_iolog", "write_iolog", "replay_no_stall", "exitall", "exitall_on_error", "wait_for", "flow",
+            "steadystate", "ss", "io_submit_mode", "sqthread_poll", "hipri", "nonvectored", "uncached", "force_async",
+            "cmdprio_percentage", "cpus_allowed", "cpumask", "nice", "prio", "prioclass", "iomem", "mem", "iomem_align",
+            "mem_align", "serialize_overlap", "lockfile", "trim_percentage", "rw_sequencer", "ioscheduler");
+
+    /** A fio option that jring fio knows of and does not support. */
+    static boolean isUnsupportedFioOption(String name) {
+        return FIO_UNSUPPORTED.contains(name);
+    }
+
     /** The one-line message for an option jring fio does not know, naming the nearest one among {@code alsoKnown} too. */
     static String unknown(String shown, String name, Collection<String> alsoKnown) {
+        if (FIO_UNSUPPORTED.contains(name)) {
+            return "fio option '" + shown + "' is not supported by jring fio (docs/BENCHMARKS.md lists what is not)";
+        }
         List<String> known = new ArrayList<>(all());
         known.addAll(alsoKnown);
         String nearest = io.jring.tool.OptionNames.nearest(name, known);

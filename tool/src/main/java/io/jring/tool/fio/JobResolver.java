@@ -42,6 +42,8 @@ final class JobResolver {
         requireRange("numjobs", o.numjobs, 1, 256);
         requireRange("loops", o.loops, 1, Integer.MAX_VALUE);
         requireRange("fsync", o.fsync, 0, Integer.MAX_VALUE);
+        requireRange("number_ios", o.numberIos, 0, Long.MAX_VALUE);
+        requireRange("fdatasync", o.fdatasync, 0, Integer.MAX_VALUE);
         int mix = o.rwmixread >= 0 ? o.rwmixread : o.rwmixwrite >= 0 ? 100 - o.rwmixwrite : 50;
         if (mix < 0 || mix > 100) {
             throw new IllegalArgumentException("rwmixread/rwmixwrite must be between 0 and 100");
@@ -58,7 +60,7 @@ final class JobResolver {
             throw new IllegalArgumentException("iodepth_batch_* values must be >= 0");
         }
         String name = o.name != null ? o.name : jobName;
-        long size = regionSize(o, temporary);
+        long size = regionSize(o, temporary, bs.smallest(o.rw));
         if (size < bs.smallest(o.rw)) {
             throw new IllegalArgumentException("size (" + size + ") is smaller than the block size (" + bs.smallest(o.rw) + ")");
         }
@@ -74,7 +76,7 @@ final class JobResolver {
                 bs, depth, o.iodepth, submit, completeMin, completeMax, o.runtimeNanos, timeBased, o.rampNanos, direct,
                 o.numjobs, o.fsync, invalidate, o.fadviseHint, o.preRead, engine, o.fixedBufs, o.registerFiles,
                 o.latPercentiles, percentiles(o.percentileList), !o.noRandomMap, o.randRepeat, seed(o), o.stonewall, o.newGroup, o.groupReporting, o.unlink,
-                o.jitWarmupNanos, o.waitSpinNanos, given);
+                o.jitWarmupNanos, o.waitSpinNanos, given, new JobControl(o.startDelayNanos, o.numberIos, o.endFsync, o.fdatasync));
     }
 
     /** fio's default randseed (FIO_RANDSEED). */
@@ -88,20 +90,28 @@ final class JobResolver {
         return o.randRepeat ? DEFAULT_SEED : new java.security.SecureRandom().nextLong();
     }
 
-    /** fio: size=, or the existing file's size after the offset; without either, fio says "you need to specify size=". */
-    private static long regionSize(FioOptions o, boolean temporary) {
-        if (o.size > 0) {
-            return o.size;
+    /**
+     * fio: size=, a percentage of the existing file (fio's size_percent), or the existing
+     * file's size after the offset; without either, fio says "you need to specify size=".
+     */
+    private static long regionSize(FioOptions o, boolean temporary, int minBs) {
+        if (o.size.bytes() > 0) {
+            return o.size.bytes();
         }
         if (o.filename != null && !temporary) {
             Path file = o.directory != null ? Path.of(o.directory).resolve(o.filename) : Path.of(o.filename);
             try {
                 if (Files.isRegularFile(file) && Files.size(file) > o.offset) {
-                    return Files.size(file) - o.offset;
+                    long fileSize = Files.size(file);
+                    return o.size.percent() > 0 ? o.size.ofFile(fileSize, o.offset, minBs) : fileSize - o.offset;
                 }
             } catch (IOException e) {
                 throw new IllegalArgumentException("cannot read the size of " + file + ": " + ErrnoText.describe(e));
             }
+        }
+        if (o.size.percent() > 0) {
+            throw new IllegalArgumentException("size=" + o.size.percent() + "% needs an existing file larger than the offset "
+                    + "(it is a share of the file's size, as in fio)");
         }
         throw new IllegalArgumentException("you need to specify size= (as fio: no file of that size exists yet)");
     }

@@ -40,6 +40,7 @@ import java.util.Map;
  * @param jitWarmupNanos how long each job runs its engine, unmeasured, before the run (0 = not at all)
  * @param waitSpinNanos jring only: the ring's {@code waitSpin} limit (0 = sleep at once)
  * @param givenOptions the job's own options as typed, for fio's "job options" in the JSON output
+ * @param control     startdelay, number_ios and end_fsync
  */
 public record JobSpec(
         String name,
@@ -82,7 +83,8 @@ public record JobSpec(
         boolean unlink,
         long jitWarmupNanos,
         long waitSpinNanos,
-        Map<String, String> givenOptions) {
+        Map<String, String> givenOptions,
+        JobControl control) {
 
     /** Bytes the job issues in all before it stops when not time based: fio's io_size (or size) times loops. */
     public long ioLimit() {
@@ -100,7 +102,7 @@ public record JobSpec(
                 iodepth, requestedIodepth, batchSubmit, batchCompleteMin, batchCompleteMax, nanos, true, 0L, direct,
                 numjobs, fsync, invalidate, fadviseHint, preRead, ioengine, fixedBufs, registerFiles, latPercentiles,
                 percentiles, randomMap, randRepeat, randSeed, stonewall, newGroup, groupReporting, false, 0L,
-                waitSpinNanos, givenOptions);
+                waitSpinNanos, givenOptions, JobControl.DEFAULT);
     }
 
     /** This job with its region and run time scaled down (for tests that run real job files in little time). */
@@ -109,7 +111,7 @@ public record JobSpec(
                 rwmixread, bs, iodepth, requestedIodepth, batchSubmit, batchCompleteMin, batchCompleteMax, runtimeNanos,
                 timeBased, rampNanos, direct, numjobs, fsync, invalidate, fadviseHint, preRead, ioengine, fixedBufs,
                 registerFiles, latPercentiles, percentiles, randomMap, randRepeat, randSeed, stonewall, newGroup,
-                groupReporting, unlink, jitWarmupNanos, waitSpinNanos, givenOptions);
+                groupReporting, unlink, jitWarmupNanos, waitSpinNanos, givenOptions, control);
     }
 
     /** The whole planned duration, ramp included, or 0 when bounded by size only. */

@@ -9,6 +9,7 @@ final class JobStats {
     final DirStats read = new DirStats();
     final DirStats write = new DirStats();
     final LatencyStat syncLat = new LatencyStat();
+    /** fsyncs issued after the ramp (fio's total_io_u[DDIR_SYNC]); syncLat has every fsync and fdatasync. */
     long syncIos;
 
     /** fio's io_u_map: I/Os by depth at submission, buckets 1, 2, 4, 8, 16, 32, >=64. */

@@ -207,7 +207,7 @@ final class JringEngine implements IoEngine {
             int len = 0;
             if (dir == Ddir.SYNC) {
                 // An fsync after N writes covers the writes before it: drain them first.
-                sqe.prepFsync(sqeFd, 0).flags(sqeFlags | SqeFlags.IO_DRAIN);
+                sqe.prepFsync(sqeFd, job.syncDataOnly() ? io.jring.Fsync.DATASYNC : 0).flags(sqeFlags | SqeFlags.IO_DRAIN);
             } else {
                 offset = job.ioOffset();
                 len = job.ioLength();

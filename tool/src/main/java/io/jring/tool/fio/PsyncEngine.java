@@ -55,7 +55,7 @@ final class PsyncEngine implements IoEngine {
             int dir = job.ioDir();
             long start = System.nanoTime();
             if (dir == Ddir.SYNC) {
-                long r = FsCalls.fsync(ctx, fd);
+                long r = job.syncDataOnly() ? FsCalls.fdatasync(ctx, fd) : FsCalls.fsync(ctx, fd);
                 now = System.nanoTime();
                 job.completeSync(r, start, now);
                 continue;

@@ -47,7 +47,7 @@ class EchoBenchTest {
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(out));
         int rc = cl.execute("bench", "echo", "--impl=netty-epoll", "--connections=8", "--size=64",
-                "--seconds=1", "--warmup=0", "--output-format=json");
+                "--seconds=1", "--warmup=2", "--output-format=json");
         assertEquals(0, rc, out.toString());
         Map<String, Object> o = JsonReader.parseObject(out.toString().strip());
         assertEquals("netty-epoll", o.get("impl"));

@@ -54,6 +54,14 @@ class FioArgsTest {
     }
 
     @Test
+    void aFioOptionJringDoesNotSupportIsNamedAsSuch() {
+        assertEquals("fio option '--thinktime' is not supported by jring fio (docs/BENCHMARKS.md lists what is not)",
+                assertThrows(IllegalArgumentException.class, () -> read("--thinktime=10")).getMessage());
+        assertEquals("fio option '--rate_iops' is not supported by jring fio (docs/BENCHMARKS.md lists what is not)",
+                assertThrows(IllegalArgumentException.class, () -> read("--name=a", "--rate_iops", "100")).getMessage());
+    }
+
+    @Test
     void onlyJringsOwnTuningOptionsStillMeanTheDemo() {
         assertTrue(read().isEmpty());
         assertTrue(read("--jit_warmup=0", "--wait_spin=0").isEmpty());

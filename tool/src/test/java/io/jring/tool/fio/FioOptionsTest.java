@@ -202,6 +202,16 @@ class FioOptionsTest {
     }
 
     @Test
+    void aSizeInPercentIsThatShareOfTheFileAfterTheOffsetInWholeBlocksAsFio(@TempDir Path dir) throws IOException {
+        Path f = Files.write(dir.resolve("f"), new byte[100 << 10]);
+        assertEquals(48 << 10, parse("--filename=" + f, "--size=50%").size(), "51200 bytes, down to whole 4k blocks");
+        assertEquals(36 << 10, parse("--filename=" + f, "--size=50%", "--offset=64k").size(), "no more than after the offset");
+        assertEquals(100 << 10, parse("--filename=" + f, "--size=100%").size());
+        assertTrue(message("--filename=" + dir.resolve("none"), "--size=10%").contains("needs an existing file"));
+        assertTrue(message("--filename=" + f, "--size=0%").contains("not a percentage"));
+    }
+
+    @Test
     void invalidValuesSayWhichOption() {
         assertTrue(message("--size=1m", "--iodepth=0").startsWith("test: iodepth must be between 1 and 4096"));
         assertTrue(message("--size=1k", "--bs=4k").contains("smaller than the block size"));

@@ -137,6 +137,43 @@ class FioRunTest {
     }
 
     @Test
+    void numberIosStopsTheJobOnceThatManyTimesLoopsWereDone() throws Exception {
+        Path file = Files.write(dir.resolve("f"), new byte[64 << 10]);
+        FioRun one = run(Fadvise.POSIX, spec("--filename=" + file, "--rw=randread", "--number_ios=5", "--ioengine=psync"));
+        assertEquals(5, one.jobs().getFirst().stats.read.ios);
+        FioRun two = run(Fadvise.POSIX, spec("--filename=" + file, "--rw=read", "--number_ios=3", "--loops=2",
+                "--ioengine=jring", "--iodepth=1"));
+        assertEquals(6, two.jobs().getFirst().stats.read.ios, "number_ios times loops, as fio's exceeds_number_ios");
+        FioRun bigger = run(Fadvise.POSIX, spec("--filename=" + file, "--rw=read", "--number_ios=1000", "--ioengine=psync"));
+        assertEquals(16, bigger.jobs().getFirst().stats.read.ios, "the size ends the job first");
+    }
+
+    @Test
+    void endFsyncSyncsAWritingJobAndStartdelayHoldsItsStart() throws Exception {
+        Path file = dir.resolve("w");
+        long before = System.nanoTime();
+        FioRun run = run(Fadvise.POSIX, spec("--filename=" + file, "--size=64k", "--rw=write", "--end_fsync=1",
+                "--startdelay=200ms", "--ioengine=psync"));
+        Job job = run.jobs().getFirst();
+        assertEquals(64 << 10, job.stats.write.bytes);
+        assertTrue(job.begunNanos() - before >= 200_000_000L, "the job began after its start delay");
+        assertTrue(job.stats.runtimeNanos > 0, "the fsync counts in the run time");
+    }
+
+    @Test
+    void fdatasyncSyncsAfterEveryNWritesOnEveryEngine() throws Exception {
+        for (String engine : List.of("jring", "psync", "filechannel", "afc")) {
+            FioRun run = run(Fadvise.POSIX, spec("--filename=" + dir.resolve("d-" + engine), "--size=64k", "--rw=write",
+                    "--fdatasync=4", "--ioengine=" + engine, "--iodepth=4"));
+            Job job = run.jobs().getFirst();
+            assertEquals(16, job.stats.write.ios, engine);
+            // After writes 4, 8 and 12; the 16th ends the job's bytes, so no I/O follows it (fio's do_io loop).
+            assertEquals(3, job.stats.syncLat.samples(), engine + ": one fdatasync after every 4 writes");
+            assertEquals(0, job.stats.syncIos, engine + ": fio's sync total_ios counts fsyncs only");
+        }
+    }
+
+    @Test
     void clonesGetFiosFileNamesUnlessAFilenameIsGiven() throws Exception {
         FioRun run = run(Fadvise.POSIX, spec("--size=16k", "--numjobs=3", "--ioengine=psync"));
         assertEquals(List.of(dir.resolve("t.0.0"), dir.resolve("t.1.0"), dir.resolve("t.2.0")),

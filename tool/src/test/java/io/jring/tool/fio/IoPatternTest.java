@@ -156,4 +156,16 @@ class IoPatternTest {
         assertTrue(readShare > 0.72 && readShare < 0.78, "read share " + readShare);
         assertEquals(writes / 4, syncs, 1);
     }
+
+    @Test
+    void fdatasyncFollowsEveryNWritesAndAnFsyncDueAtTheSameWriteWinsAsInFio() {
+        IoPattern p = pattern(1, "--size=1m", "--rw=write", "--fsync=6", "--fdatasync=4");
+        StringBuilder seen = new StringBuilder();
+        for (int i = 0; i < 16; i++) {
+            int dir = p.nextDir();
+            seen.append(dir == Ddir.WRITE ? "w" : p.dataSync() ? "D" : "F");
+        }
+        // writes 4 and 8: fdatasync; 6: fsync; 12: both due, the fsync wins.
+        assertEquals("wwwwDwwFwwDwwwwF", seen.toString());
+    }
 }

@@ -104,6 +104,8 @@ class JobFileParserTest {
     void errorsAreOneLineWithTheFileAndLine() {
         String at = dir.resolve("j.fio") + ":";
         assertEquals(at + "3: unknown option 'bsize' (nearest: size)", error("[a]\nsize=1m\nbsize=4k\n"));
+        assertEquals(at + "2: fio option 'bssplit' is not supported by jring fio (docs/BENCHMARKS.md lists what is not)",
+                error("[a]\nbssplit=4k/50:64k/50\n"));
         assertEquals(at + "1: option 'size=1m' outside of a [] job section", error("size=1m\n[a]\n"));
         assertEquals(at + "2: option 'bs' needs a value (bs=...)", error("[a]\nbs\n"));
         assertEquals(at + "2: '[a' is not a [section] header", error("[a]\n[a\n"));
