@@ -216,6 +216,18 @@ public final class Request extends TaskWork implements IoWork {
      */
     boolean inWorker;
 
+    /**
+     * The result of an attempt that returned {@code r} (bytes, or -errno) after {@link #done}
+     * bytes moved in earlier attempts: a failure after progress reports the progress, as
+     * Linux's read/write and send/recv completions do.
+     */
+    public int resultAfter(long r) {
+        if (r < 0) {
+            return done > 0 ? (int) done : (int) r;
+        }
+        return (int) (done + r);
+    }
+
     public boolean inWorker() {
         return inWorker;
     }

@@ -19,26 +19,15 @@ import io.jring.sys.SysCallContext;
  * RECVMSG that got MSG_TRUNC or MSG_CTRUNC. RECVMSG with BUFFER_SELECT receives into a
  * provided buffer (the CQE's buffer id); multishot RECVMSG is {@link RecvMsgMultishot}.
  */
-final class MsgOp extends OpDef {
-    private final boolean send;
+final class MsgOp extends SocketIoOp {
 
     MsgOp(boolean send) {
-        this.send = send;
+        super(send);
     }
 
     @Override
     public boolean bufferSelect() {
         return !send;
-    }
-
-    @Override
-    public boolean ioprio() {
-        return true;
-    }
-
-    @Override
-    public boolean boundedWork() {
-        return false;
     }
 
     @Override
@@ -85,7 +74,7 @@ final class MsgOp extends OpDef {
             return RecvMsgMultishot.issue(req, nonBlocking, revents);
         }
         if (!send && io.jring.sys.Buffers.check(req.addr, MsgCalls.MSGHDR_SIZE) != 0) {
-            return finish(req, -Errno.EFAULT);   // the header a receive writes back is gone
+            return req.resultAfter(-Errno.EFAULT);   // the header a receive writes back is gone
         }
         SysCallContext sc = NetOps.sys(req, nonBlocking);
         boolean select = (req.flags & SqeFlags.BUFFER_SELECT) != 0;
@@ -98,7 +87,7 @@ final class MsgOp extends OpDef {
         long done = req.done;
         long hdr = MsgHeaders.forCall(req, sc, select ? 0 : done, send);
         if (hdr < 0) {
-            return finish(req, hdr);
+            return req.resultAfter(hdr);
         }
         if (select) {
             MsgHeaders.singleBuffer(req, sc, req.selectedAddress + done, req.selectedLength - done);
@@ -127,7 +116,7 @@ final class MsgOp extends OpDef {
             req.done = done + r;
             return -Errno.EAGAIN;   // the rest, on readiness
         }
-        int res = finish(req, r);
+        int res = req.resultAfter(r);
         if ((waitAll && res < total)
                 || (!send && (req.opFlags & SocketCalls.MSG_WAITALL) != 0
                     && (msgFlags & (MsgCalls.MSG_TRUNC | MsgCalls.MSG_CTRUNC)) != 0)) {
@@ -153,30 +142,5 @@ final class MsgOp extends OpDef {
         }
         int r = req.ring.buffers().select(req, req.bufGroup, req.len);
         return r == 0 ? 0 : r == -Errno.ENOBUFS ? Files.noBuffer(req, sc, true) : r;
-    }
-
-    private static int finish(Request req, long r) {
-        if (r < 0) {
-            return req.done > 0 ? (int) req.done : (int) r;
-        }
-        return (int) (req.done + r);
-    }
-
-    @Override
-    public boolean nowait(Request req) {
-        return (req.opFlags & SocketCalls.MSG_DONTWAIT) != 0;
-    }
-
-    @Override
-    public int pollMask(Request req) {
-        if ((req.opFlags & SocketCalls.MSG_DONTWAIT) != 0) {
-            return 0;
-        }
-        return send ? NetOps.POLLOUT : NetOps.POLLIN;
-    }
-
-    @Override
-    public boolean pollMultishot(Request req) {
-        return !send && (req.ioprio & Sqe.RECV_MULTISHOT) != 0;
     }
 }

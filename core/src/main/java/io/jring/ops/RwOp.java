@@ -147,7 +147,7 @@ abstract class RwOp extends OpDef {
         MemorySegment iov = iovecsFor(req, sc, nonBlocking);
         int n = fillIovecs(req, iov, skip);
         if (n < 0) {
-            return finish(req, n);
+            return req.resultAfter(n);
         }
         long off = req.off == -1 ? -1 : req.off + skip;
         int rwf = req.opFlags;
@@ -160,7 +160,7 @@ abstract class RwOp extends OpDef {
             if (r == -Errno.EAGAIN) {
                 // A read's NOWAIT miss started the read of its pages (filemap readahead).
                 req.pageMiss = !write;
-                return (rwf & FileCalls.RWF_NOWAIT) != 0 ? finish(req, r) : (int) r;
+                return (rwf & FileCalls.RWF_NOWAIT) != 0 ? req.resultAfter(r) : (int) r;
             }
             if (r > 0 && skip + r < total && (rwf & FileCalls.RWF_NOWAIT) == 0 && Files.isRegular(req.fd)) {
                 req.markSideState(Request.SIDE_IO);
@@ -176,7 +176,7 @@ abstract class RwOp extends OpDef {
         if (r == -Errno.EBADF && req.selectedBid >= 0 && FsCalls.getStatusFlags(sc, req.fd) == -Errno.EBADF) {
             req.selectedEarly = true;   // no such file: Linux's lookup failed before the buffer was taken
         }
-        int res = finish(req, r);
+        int res = req.resultAfter(r);
         if (res >= 0 && res < total) {
             req.markSideState(Request.SIDE_IO);
             req.failed = true;   // a short read or write breaks a link, as in Linux
@@ -259,13 +259,6 @@ abstract class RwOp extends OpDef {
     /** 0 if the device took it, -EAGAIN for io-wq, or -errno. */
     int issueDirect(Request req) {
         return -Errno.EAGAIN;
-    }
-
-    private static int finish(Request req, long r) {
-        if (r < 0) {
-            return req.done > 0 ? (int) req.done : (int) r;
-        }
-        return (int) (req.done + r);
     }
 
     private MemorySegment iovecsFor(Request req, SysCallContext sc, boolean nonBlocking) {

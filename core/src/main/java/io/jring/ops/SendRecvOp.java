@@ -22,11 +22,10 @@ import io.jring.sys.SysCallContext;
  * {@link RecvBuffers}, SEND from provided buffers and bundles to {@link SendBuffers}. Sends
  * never raise SIGPIPE: a dead peer is -EPIPE.
  */
-final class SendRecvOp extends OpDef {
-    private final boolean send;
+final class SendRecvOp extends SocketIoOp {
 
     SendRecvOp(boolean send) {
-        this.send = send;
+        super(send);
     }
 
     /** Both may take provided buffers (Linux 6.18: SEND too, which bundles need). */
@@ -39,11 +38,6 @@ final class SendRecvOp extends OpDef {
     static final int POLL_FIRST = 1;
     static final int RECV_MULTISHOT = 1 << 1;
     static final int BUNDLE = 1 << 4;
-
-    @Override
-    public boolean ioprio() {
-        return true;   // ioprio holds the send/recv flags
-    }
 
     @Override
     public int prep(Request req, Sqe sqe) {
@@ -134,7 +128,7 @@ final class SendRecvOp extends OpDef {
             length = req.selectedLength;
         } else {
             if (req.addr != null && !req.addr.scope().isAlive()) {
-                return finish(req, -Errno.EFAULT);
+                return req.resultAfter(-Errno.EFAULT);
             }
             address = req.addr == null ? 0 : req.addr.address();
             length = req.len;
@@ -154,7 +148,7 @@ final class SendRecvOp extends OpDef {
             req.done = done + r;
             return -Errno.EAGAIN;   // the rest, on readiness
         }
-        int res = finish(req, r);
+        int res = req.resultAfter(r);
         if (waitAll && res < length) {
             // Short of MSG_WAITALL's length (EOF, an error, one datagram): the request failed,
             // so its link breaks, as Linux's req_set_fail when ret < min_ret.
@@ -165,36 +159,5 @@ final class SendRecvOp extends OpDef {
             req.cflags |= SockNonEmpty.after(sc, req.fd, r, asked, req.opFlags);
         }
         return res;
-    }
-
-    private static int finish(Request req, long r) {
-        if (r < 0) {
-            return req.done > 0 ? (int) req.done : (int) r;
-        }
-        return (int) (req.done + r);
-    }
-
-    @Override
-    public boolean nowait(Request req) {
-        return (req.opFlags & SocketCalls.MSG_DONTWAIT) != 0;
-    }
-
-    @Override
-    public int pollMask(Request req) {
-        if ((req.opFlags & SocketCalls.MSG_DONTWAIT) != 0) {
-            return 0;
-        }
-        return send ? NetOps.POLLOUT : NetOps.POLLIN;
-    }
-
-    /** A multishot RECV stays armed after each arrival. */
-    @Override
-    public boolean pollMultishot(Request req) {
-        return !send && (req.ioprio & RECV_MULTISHOT) != 0;
-    }
-
-    @Override
-    public boolean boundedWork() {
-        return false;
     }
 }

@@ -29,7 +29,7 @@ import java.lang.foreign.ValueLayout;
  * before the notification exists (one CQE), and unknown flags after (two CQEs). SEND_ZC
  * takes a destination address as Linux does (addr2, addr_len; {@code Sqe.sendSetAddr}).
  */
-final class SendZcOp extends OpDef {
+final class SendZcOp extends SocketIoOp {
     private static final int VALID = Sqe.RECVSEND_POLL_FIRST | Sqe.RECVSEND_FIXED_BUF | Sqe.SEND_ZC_REPORT_USAGE;
     private static final int SO_DOMAIN = 39;
     private static final int AF_INET = 2;
@@ -38,17 +38,8 @@ final class SendZcOp extends OpDef {
     private final boolean msg;
 
     SendZcOp(boolean msg) {
+        super(true);
         this.msg = msg;
-    }
-
-    @Override
-    public boolean ioprio() {
-        return true;
-    }
-
-    @Override
-    public boolean boundedWork() {
-        return false;
     }
 
     @Override
@@ -193,15 +184,4 @@ final class SendZcOp extends OpDef {
         int kind = SocketKinds.of(sc, fd);
         return kind == SocketKinds.TCP || kind == SocketKinds.DATAGRAM ? 0 : -Errno.EOPNOTSUPP;
     }
-
-    @Override
-    public boolean nowait(Request req) {
-        return (req.opFlags & SocketCalls.MSG_DONTWAIT) != 0;
-    }
-
-    @Override
-    public int pollMask(Request req) {
-        return (req.opFlags & SocketCalls.MSG_DONTWAIT) != 0 ? 0 : NetOps.POLLOUT;
-    }
-
 }
