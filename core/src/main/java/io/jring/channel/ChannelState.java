@@ -116,6 +116,22 @@ public final class ChannelState {
         fdClosed.await();
     }
 
+    /** Waits, not interruptibly (the interrupt is kept), until the descriptor is closed. */
+    public void awaitReleasedUninterruptibly() {
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                fdClosed.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private void release() {
         if (RELEASED.compareAndSet(this, 0, 1)) {
             try {

@@ -53,6 +53,40 @@ public final class Completions {
         }
     }
 
+    /**
+     * Delivers an outcome known when the operation starts (a closed channel, a read after
+     * shutdownInput): a future completes at once; a handler runs on {@code ring}'s thread
+     * (or the executor), never inside the caller's call.
+     *
+     * @param ring the ring whose thread runs the handler
+     * @param executor where handlers run, or null for the ring thread
+     * @param future the Future form's future, or null
+     * @param handler the handler form's handler, or null
+     * @param attachment the handler's attachment
+     * @param value the result when {@code failure} is null
+     * @param failure the failure, or null
+     * @param <V> the result type
+     * @param <A> the attachment type
+     */
+    public static <V, A> void later(GroupRing ring, Executor executor, OpFuture<V> future,
+                                    CompletionHandler<V, ? super A> handler, A attachment,
+                                    V value, Throwable failure) {
+        if (future != null || ring.isTerminated()) {
+            deliver(executor, future, handler, attachment, value, failure);
+            return;
+        }
+        ring.start(new RingOp() {
+            @Override
+            protected void issue(GroupRing r) {
+                deliver(executor, null, handler, attachment, value, failure);
+            }
+
+            @Override
+            protected void complete(GroupRing r, int res) {
+            }
+        });
+    }
+
     private static <V, A> void invoke(CompletionHandler<V, ? super A> handler, A attachment,
                                       V value, Throwable failure) {
         try {

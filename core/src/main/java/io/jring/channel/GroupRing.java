@@ -187,6 +187,13 @@ public final class GroupRing implements Runnable {
         return s;
     }
 
+    /** Owner: makes sure the SQ has room for {@code n} more SQEs (a link must not be split between submits). */
+    public void reserve(int n) {
+        if (ring.sqSpaceLeft() < n) {
+            ring.submit();
+        }
+    }
+
     /** Owner: the user data under which {@code op}'s SQE's CQE comes back to it. */
     public long track(RingOp op) {
         if (nFree == 0) {

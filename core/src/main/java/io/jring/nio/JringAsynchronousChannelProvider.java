@@ -13,7 +13,8 @@ import java.util.concurrent.ThreadFactory;
  * jring's {@link AsynchronousChannelProvider}: channel groups on jring rings
  * ({@link JringAsynchronousChannelGroup}). Chosen for the whole JVM with
  * {@code -Djava.nio.channels.spi.AsynchronousChannelProvider=io.jring.nio.JringAsynchronousChannelProvider};
- * {@link JringAsynchronousFileChannel} uses the same groups.
+ * its socket channels are {@link JringAsynchronousSocketChannel} and
+ * {@link JringAsynchronousServerSocketChannel}; {@link JringAsynchronousFileChannel} uses the same groups.
  *
  * <p>The default group (used when a channel is opened without a group or executor) has
  * {@code min(4, availableProcessors)} rings on daemon threads, made on first use; like the
@@ -76,15 +77,13 @@ public final class JringAsynchronousChannelProvider extends AsynchronousChannelP
     @Override
     public AsynchronousServerSocketChannel openAsynchronousServerSocketChannel(AsynchronousChannelGroup group)
             throws IOException {
-        throw new UnsupportedOperationException(
-                "jring's AsynchronousServerSocketChannel is not implemented yet; use the JDK's provider for sockets");
+        return JringAsynchronousServerSocketChannel.open(groupOf(group));
     }
 
     @Override
     public AsynchronousSocketChannel openAsynchronousSocketChannel(AsynchronousChannelGroup group)
             throws IOException {
-        throw new UnsupportedOperationException(
-                "jring's AsynchronousSocketChannel is not implemented yet; use the JDK's provider for sockets");
+        return JringAsynchronousSocketChannel.open(groupOf(group));
     }
 
     /** The jring group a channel opened with {@code group} uses (null: the default group). */

@@ -1,0 +1,187 @@
+package io.jring.channel;
+
+import io.jring.sys.SocketCalls;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.CompletionHandler;
+import java.nio.channels.ReadPendingException;
+import java.nio.channels.WritePendingException;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The two directions of a connected socket channel: starting its reads and writes as
+ * {@code AsynchronousSocketChannel} says (one outstanding per direction, none after a
+ * timeout or a cancel, -1 after shutdownInput, ClosedChannelException after shutdownOutput,
+ * 0 at once with nothing to transfer), on the channel's ring. The channel checks that it is
+ * open and connected first.
+ */
+public final class SocketStream {
+    private final ChannelState state;
+    private final GroupRing ring;
+    private final Executor executor;
+    private final InFlightBudget budget;
+    private final PendingGate reads = new PendingGate();
+    private final PendingGate writes = new PendingGate();
+    /** Set once by shutdownInput / shutdownOutput (any thread); volatile for the starters. */
+    private volatile boolean inputShut;
+    private volatile boolean outputShut;
+
+    /**
+     * The directions of the socket {@code state}.
+     *
+     * @param state the channel's descriptor
+     * @param ring the channel's ring
+     * @param executor where handlers run, or null for the ring thread
+     * @param budget the group's bound on operations in flight (writes count against it)
+     */
+    public SocketStream(ChannelState state, GroupRing ring, Executor executor, InFlightBudget budget) {
+        this.state = state;
+        this.ring = ring;
+        this.executor = executor;
+        this.budget = budget;
+    }
+
+    /** {@return whether shutdownInput was called} */
+    public boolean inputShut() {
+        return inputShut;
+    }
+
+    /** {@return whether shutdownOutput was called} */
+    public boolean outputShut() {
+        return outputShut;
+    }
+
+    /**
+     * Shuts the input down (once; later calls do nothing).
+     *
+     * @throws IOException if shutdown(2) fails
+     */
+    public void shutdownInput() throws IOException {
+        if (!inputShut) {
+            NetSockets.shutdown(state.fd(), SocketCalls.SHUT_RD);
+            inputShut = true;
+        }
+    }
+
+    /**
+     * Shuts the output down (once; later calls do nothing).
+     *
+     * @throws IOException if shutdown(2) fails
+     */
+    public void shutdownOutput() throws IOException {
+        if (!outputShut) {
+            NetSockets.shutdown(state.fd(), SocketCalls.SHUT_WR);
+            outputShut = true;
+        }
+    }
+
+    /**
+     * Starts a read of an open, connected channel.
+     *
+     * @param vectored whether the result is a Long (the scattering form)
+     * @param bufs the checked buffers
+     * @param timeout the timeout (0 or less: none)
+     * @param unit its unit
+     * @param future the Future form's future, or null
+     * @param handler the handler form's handler, or null
+     * @param attachment the handler's attachment
+     * @param <V> Integer or Long
+     * @param <A> the attachment type
+     * @throws ReadPendingException if a read is outstanding
+     * @throws IllegalStateException after a read timed out or was cancelled
+     */
+    public <V, A> void read(boolean vectored, ByteBuffer[] bufs, long timeout, TimeUnit unit,
+                            OpFuture<V> future, CompletionHandler<V, ? super A> handler, A attachment) {
+        int g = reads.tryStart();
+        if (g == PendingGate.KILLED) {
+            throw new IllegalStateException("Reading not allowed due to timeout or cancellation");
+        }
+        if (g == PendingGate.PENDING) {
+            throw new ReadPendingException();
+        }
+        boolean space = vectored || bufs[0].hasRemaining();
+        if (inputShut || !space) {
+            reads.finish();
+            Completions.later(ring, executor, future, handler, attachment, result(vectored, inputShut ? -1 : 0), null);
+            return;
+        }
+        start(new SocketRwOp<>(state, reads, executor, future, handler, attachment, bufs, vectored, false,
+                nanos(timeout, unit)), reads, false, future, handler, attachment);
+    }
+
+    /**
+     * Starts a write; on a closed channel (or after shutdownOutput) it fails with ClosedChannelException.
+     *
+     * @param vectored whether the result is a Long (the gathering form)
+     * @param bufs the checked buffers
+     * @param timeout the timeout (0 or less: none)
+     * @param unit its unit
+     * @param future the Future form's future, or null
+     * @param handler the handler form's handler, or null
+     * @param attachment the handler's attachment
+     * @param <V> Integer or Long
+     * @param <A> the attachment type
+     * @throws WritePendingException if a write is outstanding
+     * @throws IllegalStateException after a write timed out or was cancelled
+     */
+    public <V, A> void write(boolean vectored, ByteBuffer[] bufs, long timeout, TimeUnit unit,
+                             OpFuture<V> future, CompletionHandler<V, ? super A> handler, A attachment) {
+        boolean closed = !state.isOpen();
+        if (!closed) {
+            int g = writes.tryStart();
+            if (g == PendingGate.KILLED) {
+                throw new IllegalStateException("Writing not allowed due to timeout or cancellation");
+            }
+            if (g == PendingGate.PENDING) {
+                throw new WritePendingException();
+            }
+            if (outputShut) {
+                writes.finish();
+                closed = true;
+            }
+        }
+        if (closed) {
+            Completions.later(ring, executor, future, handler, attachment, null, new ClosedChannelException());
+            return;
+        }
+        if (!vectored && !bufs[0].hasRemaining()) {
+            writes.finish();
+            Completions.later(ring, executor, future, handler, attachment, result(vectored, 0), null);
+            return;
+        }
+        start(new SocketRwOp<>(state, writes, executor, future, handler, attachment, bufs, vectored, true,
+                nanos(timeout, unit)), writes, true, future, handler, attachment);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <V> V result(boolean vectored, long n) {
+        return (V) (vectored ? (Object) n : (Object) (int) n);
+    }
+
+    private static long nanos(long timeout, TimeUnit unit) {
+        return timeout > 0 ? Math.max(1, Objects.requireNonNull(unit, "unit").toNanos(timeout)) : 0;
+    }
+
+    /** Admits a claimed read or write (writes take an in-flight permit) and starts it on the ring. */
+    private <V, A> void start(SocketRwOp<V, A> op, PendingGate gate, boolean counted, OpFuture<V> future,
+                              CompletionHandler<V, ? super A> handler, A attachment) {
+        boolean permitted = counted && budget.acquire(ring.isOwner());
+        if (!state.begin()) {
+            if (permitted) {
+                budget.release();
+            }
+            gate.finish();
+            Completions.later(ring, executor, future, handler, attachment, null, new ClosedChannelException());
+            return;
+        }
+        if (future != null) {
+            future.onCancel(() -> op.cancelOn(ring));
+        }
+        op.setPermitted(permitted);
+        ring.start(op);
+    }
+}
