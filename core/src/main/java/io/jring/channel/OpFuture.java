@@ -18,6 +18,12 @@ public final class OpFuture<V> extends CompletableFuture<V> {
     private Runnable canceller;
 
     /**
+     * What {@code cancel(true)} also runs: for a socket channel, its close (the JDK's
+     * PendingFuture closes the channel on a forceful cancel). Published as {@link #canceller}.
+     */
+    private Runnable forceful;
+
+    /**
      * Sets what cancels the request; before the future is handed out.
      *
      * @param c run once by a successful {@link #cancel}
@@ -26,12 +32,28 @@ public final class OpFuture<V> extends CompletableFuture<V> {
         this.canceller = c;
     }
 
+    /**
+     * Sets what cancels the request and what a forceful cancel runs after it; before the
+     * future is handed out.
+     *
+     * @param c run once by a successful {@link #cancel}
+     * @param onForceful run after {@code c} when {@code mayInterruptIfRunning} is true
+     */
+    public void onCancel(Runnable c, Runnable onForceful) {
+        this.canceller = c;
+        this.forceful = onForceful;
+    }
+
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
         boolean cancelled = super.cancel(mayInterruptIfRunning);
         Runnable c = canceller;
         if (cancelled && c != null) {
             c.run();
+        }
+        Runnable f = forceful;
+        if (cancelled && mayInterruptIfRunning && f != null) {
+            f.run();
         }
         return cancelled;
     }

@@ -24,6 +24,7 @@ public final class SocketStream {
     private final GroupRing ring;
     private final Executor executor;
     private final InFlightBudget budget;
+    private final Runnable closer;
     private final PendingGate reads = new PendingGate();
     private final PendingGate writes = new PendingGate();
     /** Set once by shutdownInput / shutdownOutput (any thread); volatile for the starters. */
@@ -37,8 +38,11 @@ public final class SocketStream {
      * @param ring the channel's ring
      * @param executor where handlers run, or null for the ring thread
      * @param budget the group's bound on operations in flight (writes count against it)
+     * @param closer closes the channel (a Future's {@code cancel(true)} does)
      */
-    public SocketStream(ChannelState state, GroupRing ring, Executor executor, InFlightBudget budget) {
+    public SocketStream(ChannelState state, GroupRing ring, Executor executor, InFlightBudget budget,
+                        Runnable closer) {
+        this.closer = closer;
         this.state = state;
         this.ring = ring;
         this.executor = executor;
@@ -179,7 +183,7 @@ public final class SocketStream {
             return;
         }
         if (future != null) {
-            future.onCancel(() -> op.cancelOn(ring));
+            future.onCancel(() -> op.cancelOn(ring), closer);
         }
         op.setPermitted(permitted);
         ring.start(op);

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.SocketOption;
+import java.net.StandardSocketOptions;
 import java.nio.channels.AcceptPendingException;
 import java.nio.channels.AlreadyBoundException;
 import java.nio.channels.AsynchronousServerSocketChannel;
@@ -33,7 +34,8 @@ import java.util.concurrent.Future;
  * {@code AsynchronousServerSocketChannel} says: one accept outstanding at a time
  * ({@link AcceptPendingException}); {@link NotYetBoundException} before {@link #bind};
  * {@link #close()} fails a pending accept with {@link java.nio.channels.AsynchronousCloseException};
- * after a cancelled accept Future no further accept is allowed. A backlog below 1 means 50.
+ * after a cancelled accept Future no further accept is allowed, and {@code cancel(true)} closes
+ * the channel. A backlog below 1 means 50; SO_REUSEADDR is on from the start, as in the JDK.
  */
 public final class JringAsynchronousServerSocketChannel extends AsynchronousServerSocketChannel {
     private final JringAsynchronousChannelGroup group;
@@ -69,7 +71,14 @@ public final class JringAsynchronousServerSocketChannel extends AsynchronousServ
      */
     public static JringAsynchronousServerSocketChannel open(JringAsynchronousChannelGroup group) throws IOException {
         Objects.requireNonNull(group, "group");
-        return new JringAsynchronousServerSocketChannel(group, NetSockets.openStream());
+        int fd = NetSockets.openStream();
+        try {
+            SocketOpts.set(fd, StandardSocketOptions.SO_REUSEADDR, true);   // as the JDK's listeners
+        } catch (IOException e) {
+            io.jring.sys.FsCalls.close(io.jring.sys.SysCallContext.current(), fd);
+            throw e;
+        }
+        return new JringAsynchronousServerSocketChannel(group, fd);
     }
 
     /**
@@ -148,7 +157,7 @@ public final class JringAsynchronousServerSocketChannel extends AsynchronousServ
         }
         int g = accepts.tryStart();
         if (g == PendingGate.KILLED) {
-            throw new IllegalStateException("Accept not allowed due to cancellation");
+            throw new IllegalStateException("Accept not allowed due cancellation");
         }
         if (g == PendingGate.PENDING) {
             throw new AcceptPendingException();
@@ -161,7 +170,7 @@ public final class JringAsynchronousServerSocketChannel extends AsynchronousServ
             return;
         }
         if (future != null) {
-            future.onCancel(() -> op.cancelOn(ring));
+            future.onCancel(() -> op.cancelOn(ring), this::closeQuietly);
         }
         ring.start(op);
     }
@@ -199,6 +208,14 @@ public final class JringAsynchronousServerSocketChannel extends AsynchronousServ
         });
         if (!group.isGroupThread()) {
             state.awaitReleasedUninterruptibly();
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            close();
+        } catch (IOException ignored) {
+            // a forceful cancel closes the channel as best it can, as the JDK's does
         }
     }
 

@@ -42,7 +42,8 @@ import java.util.concurrent.TimeUnit;
  * <li>A read or write with a timeout is linked to a LINK_TIMEOUT request; when it fires the
  *     operation fails with {@link java.nio.channels.InterruptedByTimeoutException} and
  *     further operations in that direction throw {@code IllegalStateException}, as after a
- *     cancelled Future (bytes may have been lost).</li>
+ *     Future cancelled with {@code cancel(false)} (bytes may have been lost); {@code cancel(true)}
+ *     closes the channel, as the JDK's does.</li>
  * <li>A read after {@link #shutdownInput} gives -1; a write after {@link #shutdownOutput}
  *     fails with {@link ClosedChannelException}; a failed connect closes the channel.</li>
  * <li>{@link #close()} fails every pending operation with
@@ -91,7 +92,7 @@ public final class JringAsynchronousSocketChannel extends AsynchronousSocketChan
             throw e;
         }
         this.ring = group.pick();
-        this.stream = new SocketStream(state, ring, executor, group.budget());
+        this.stream = new SocketStream(state, ring, executor, group.budget(), this::closeQuietly);
     }
 
     /**
@@ -228,7 +229,7 @@ public final class JringAsynchronousSocketChannel extends AsynchronousSocketChan
         SocketConnectOp<A> op = new SocketConnectOp<>(state, executor, future, handler, attachment, isa,
                 res -> connected(res, isa));
         if (future != null) {
-            future.onCancel(() -> op.cancelOn(ring));
+            future.onCancel(() -> op.cancelOn(ring), this::closeQuietly);
         }
         if (!state.begin()) {
             connected(-io.jring.Errno.ECANCELED, isa);
@@ -377,6 +378,14 @@ public final class JringAsynchronousSocketChannel extends AsynchronousSocketChan
         });
         if (!group.isGroupThread()) {
             state.awaitReleasedUninterruptibly();
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            close();
+        } catch (IOException ignored) {
+            // a forceful cancel closes the channel as best it can, as the JDK's does
         }
     }
 

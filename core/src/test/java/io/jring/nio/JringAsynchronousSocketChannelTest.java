@@ -11,6 +11,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousChannelGroup;
 import java.nio.channels.AsynchronousServerSocketChannel;
 import java.nio.channels.AsynchronousSocketChannel;
 import java.nio.channels.CompletionHandler;
@@ -30,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** JringAsynchronousSocketChannel and its server channel: connect, accept, reads and writes, handlers' threads, addresses. */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class JringAsynchronousSocketChannelTest {
-    static JringAsynchronousChannelGroup group;
+    private static JringAsynchronousChannelGroup group;
 
     @BeforeAll
     static void openGroup() {
@@ -44,14 +45,15 @@ class JringAsynchronousSocketChannelTest {
     }
 
     /** A connected pair: [0] the client, [1] the accepted side. */
-    static AsynchronousSocketChannel[] pair(AsynchronousServerSocketChannel server) throws Exception {
+    static AsynchronousSocketChannel[] pair(AsynchronousChannelGroup group, AsynchronousServerSocketChannel server)
+            throws Exception {
         var client = AsynchronousSocketChannel.open(group);
         var accepted = server.accept();
         client.connect(server.getLocalAddress()).get(30, TimeUnit.SECONDS);
         return new AsynchronousSocketChannel[] {client, accepted.get(30, TimeUnit.SECONDS)};
     }
 
-    static AsynchronousServerSocketChannel listener() throws Exception {
+    static AsynchronousServerSocketChannel listener(AsynchronousChannelGroup group) throws Exception {
         return AsynchronousServerSocketChannel.open(group).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     }
 
@@ -73,8 +75,8 @@ class JringAsynchronousSocketChannelTest {
 
     @Test
     void futureFormsEchoHeapAndDirectBuffers() throws Exception {
-        try (var server = listener()) {
-            var p = pair(server);
+        try (var server = listener(group)) {
+            var p = pair(group, server);
             try (var c = p[0]; var s = p[1]) {
                 ByteBuffer out = ByteBuffer.wrap(ascii("xxhello")).position(2);
                 assertEquals(5, c.write(out).get(30, TimeUnit.SECONDS));
@@ -97,7 +99,7 @@ class JringAsynchronousSocketChannelTest {
 
     @Test
     void handlersRunOnTheGroupsThreadsWithTheirAttachment() throws Exception {
-        try (var server = listener()) {
+        try (var server = listener(group)) {
             CompletableFuture<String> where = new CompletableFuture<>();
             server.accept("att", new CompletionHandler<>() {
                 @Override
@@ -128,7 +130,7 @@ class JringAsynchronousSocketChannelTest {
     @Test
     void connectRefusedFailsWithConnectExceptionAndClosesTheChannel() throws Exception {
         InetSocketAddress dead;
-        try (var s = listener()) {
+        try (var s = listener(group)) {
             dead = (InetSocketAddress) s.getLocalAddress();
         }
         var c = AsynchronousSocketChannel.open(group);
