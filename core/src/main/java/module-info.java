@@ -10,4 +10,8 @@ module io.jring {
 
     exports io.jring;
     exports io.jring.nio;
+
+    // Java's asynchronous channels on jring rings: AsynchronousChannelProvider.provider()
+    // finds it here (or in META-INF/services on the class path) unless a system property names another.
+    provides java.nio.channels.spi.AsynchronousChannelProvider with io.jring.nio.JringAsynchronousChannelProvider;
 }

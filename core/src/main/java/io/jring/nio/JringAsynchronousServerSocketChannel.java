@@ -190,9 +190,9 @@ public final class JringAsynchronousServerSocketChannel extends AsynchronousServ
         if (!state.close()) {
             return;
         }
-        group.unbind(this);
         if (ring.isTerminated()) {
             state.end();
+            group.unbind(this);
             return;
         }
         ring.start(new RingOp() {
@@ -206,6 +206,9 @@ public final class JringAsynchronousServerSocketChannel extends AsynchronousServ
             protected void complete(GroupRing r, int res) {
             }
         });
+        // Only now: the last channel's unbind stops a shut-down group's rings, and the ring
+        // must take the cancel above before that stop.
+        group.unbind(this);
         if (!group.isGroupThread()) {
             state.awaitReleasedUninterruptibly();
         }

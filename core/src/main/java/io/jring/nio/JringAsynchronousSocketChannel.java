@@ -358,9 +358,9 @@ public final class JringAsynchronousSocketChannel extends AsynchronousSocketChan
         if (!state.close()) {
             return;
         }
-        group.unbind(this);
         if (ring.isTerminated()) {
             state.end();
+            group.unbind(this);
             return;
         }
         // Cancels what is in flight (each then fails with AsynchronousCloseException), then
@@ -376,6 +376,9 @@ public final class JringAsynchronousSocketChannel extends AsynchronousSocketChan
             protected void complete(GroupRing r, int res) {
             }
         });
+        // Only now: the last channel's unbind stops a shut-down group's rings, and the ring
+        // must take the cancel above before that stop.
+        group.unbind(this);
         if (!group.isGroupThread()) {
             state.awaitReleasedUninterruptibly();
         }

@@ -22,6 +22,7 @@ import java.nio.channels.NotYetBoundException;
 import java.nio.channels.NotYetConnectedException;
 import java.nio.channels.ReadPendingException;
 import java.nio.channels.WritePendingException;
+import java.nio.channels.spi.AsynchronousChannelProvider;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -42,14 +43,20 @@ class SocketChannelSemanticsTest {
     private static AsynchronousChannelGroup group;
 
     /**
-     * jring's group; with {@code -Djring.test.jdkSockets=true} the JDK's own, to check that
-     * these tests assert the JDK's behaviour (they pass on both).
+     * jring's group; with {@code -Djring.test.jdkSockets=true} (and
+     * {@code JDK_JAVA_OPTIONS=--add-exports=java.base/sun.nio.ch=ALL-UNNAMED}) a group of the
+     * JDK's own provider, which jring's META-INF/services entry otherwise replaces: the check
+     * that these tests assert the JDK's behaviour (they pass on both).
      */
     @BeforeAll
     static void openGroup() throws Exception {
-        group = Boolean.getBoolean("jring.test.jdkSockets")
-                ? AsynchronousChannelGroup.withFixedThreadPool(2, Thread::new)
-                : JringAsynchronousChannelGroup.open(2);
+        if (Boolean.getBoolean("jring.test.jdkSockets")) {
+            var jdk = (AsynchronousChannelProvider) Class.forName("sun.nio.ch.DefaultAsynchronousChannelProvider")
+                    .getMethod("create").invoke(null);
+            group = jdk.openAsynchronousChannelGroup(2, Thread::new);
+        } else {
+            group = JringAsynchronousChannelGroup.open(2);
+        }
     }
 
     @AfterAll
