@@ -61,10 +61,10 @@ public final class EchoBench implements Callable<Integer> {
             description = "Load a server already listening on --host:PORT (--impl then only names it); default: start one.")
     Integer port;
 
-    @Option(names = "--compare", arity = "0..1", fallbackValue = "netty", paramLabel = "SET",
+    @Option(names = "--compare", arity = "0..1", fallbackValue = "netty", paramLabel = "netty|nio2",
             converter = EchoComparison.Converter.class,
             description = "Run servers alternately, --rounds times (3 unless --rounds is given), and give ratios of"
-                    + " trans/s and of server CPU per round trip. netty (the default SET): netty-epoll, netty-io_uring,"
+                    + " trans/s and of server CPU per round trip. netty (the default): netty-epoll, netty-io_uring,"
                     + " jring and jring-multishot, jring's ratios to Netty's; nio2: nio2-jdk and nio2-jring, the same"
                     + " NIO.2 server on jring's provider against the JDK's.")
     EchoComparison compare;
