@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * {@code jring bench echo}: transactions/s and round-trip latency of an echo server under
  * many connections with one request in flight each (seed 003). Without {@code --port} it
  * starts the server itself in a child JVM; with {@code --compare} it alternates jring and
- * Netty's two transports and gives jring's ratios to each.
+ * Netty's two transports and gives jring's ratios to each, with {@code --compare=nio2} one
+ * NIO.2 server on the JDK's provider and on jring's.
  */
 @Command(name = "echo", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
@@ -42,11 +43,6 @@ import java.util.concurrent.TimeUnit;
                     + " the server (--impl) runs in a child JVM started for the run."})
 public final class EchoBench implements Callable<Integer> {
 
-    /** What --compare runs, in the order of its first round. */
-    static final List<EchoImpl> COMPARED = List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING, EchoImpl.JRING,
-            EchoImpl.JRING_MULTISHOT);
-    /** The servers --compare gives ratios of, and to what. */
-    private static final List<EchoImpl> PEERS = List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING);
     static final int MAX_SIZE = 1 << 20;
 
     @Option(names = "--connections", defaultValue = "1000", description = "Connections, each with one request in flight (default ${DEFAULT-VALUE}).")
@@ -65,10 +61,13 @@ public final class EchoBench implements Callable<Integer> {
             description = "Load a server already listening on --host:PORT (--impl then only names it); default: start one.")
     Integer port;
 
-    @Option(names = "--compare",
-            description = "Run netty-epoll, netty-io_uring, jring and jring-multishot servers alternately, --rounds "
-                    + "times (3 unless --rounds is given), and give jring's ratios.")
-    boolean compare;
+    @Option(names = "--compare", arity = "0..1", fallbackValue = "netty", paramLabel = "netty|nio2",
+            converter = EchoComparison.Converter.class,
+            description = "Run servers alternately, --rounds times (3 unless --rounds is given), and give ratios of"
+                    + " trans/s and of server CPU per round trip. netty (the default): netty-epoll, netty-io_uring,"
+                    + " jring and jring-multishot, jring's ratios to Netty's; nio2: nio2-jdk and nio2-jring, the same"
+                    + " NIO.2 server on jring's provider against the JDK's.")
+    EchoComparison compare;
 
     /** Without --compare one server runs once; with it, three rounds unless --rounds says otherwise. */
     @Mixin
@@ -117,7 +116,7 @@ public final class EchoBench implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         validate();
         PrintWriter out = spec.commandLine().getOut();
-        List<EchoImpl> impls = compare ? COMPARED : List.of(server.impl());
+        List<EchoImpl> impls = compare != null ? compare.servers() : List.of(server.impl());
         int n = roundCount();
         if (!output.isJson()) {
             printHeader(out, impls, n);
@@ -142,14 +141,14 @@ public final class EchoBench implements Callable<Integer> {
         if (port != null) {
             BenchOptions.requireRange(spec.commandLine(), "--port", port, 1, 65535);
         }
-        if (port != null && compare) {
+        if (port != null && compare != null) {
             throw new ParameterException(spec.commandLine(),
                     "--compare starts the servers it compares; leave out --port (it loads one running server)");
         }
     }
 
     int roundCount() {
-        return compare && !spec.commandLine().getParseResult().hasMatchedOption("--rounds") ? 3 : rounds.value();
+        return compare != null && !spec.commandLine().getParseResult().hasMatchedOption("--rounds") ? 3 : rounds.value();
     }
 
     /**
@@ -245,17 +244,19 @@ public final class EchoBench implements Callable<Integer> {
                     Double.isNaN(r.serverCpuNanosPerTransaction()) ? "-"
                             : Latency.time(Math.round(r.serverCpuNanosPerTransaction()))));
         }
-        if (compare) {
-            for (EchoImpl mine : List.of(EchoImpl.JRING, EchoImpl.JRING_MULTISHOT)) {
-                EchoResult r = find(results, mine);
+        if (compare != null) {
+            for (EchoComparison.Ratios ratios : compare.ratios()) {
+                EchoResult r = find(results, ratios.mine());
                 if (r.isFailed()) {
-                    lines.add("  no ratios: the " + mine + " server failed");
+                    lines.add("  no ratios: the " + ratios.mine() + " server failed");
                     continue;
                 }
-                for (EchoImpl peer : peersOf(mine)) {
+                for (EchoImpl peer : ratios.peers()) {
                     EchoResult other = find(results, peer);
-                    lines.add(String.format("  %s / %-15s %s", mine, peer + ":",
-                            other.isFailed() ? "n/a (" + peer + " failed)" : Figures.fixed(r.ratioTo(other), 2) + "x"));
+                    lines.add(String.format("  %s / %-15s %s", ratios.mine(), peer + ":", other.isFailed()
+                            ? "n/a (" + peer + " failed)"
+                            : Figures.fixed(r.ratioTo(other), 2) + "x trans/s, " + ratio(r.cpuRatioTo(other))
+                                    + " srv CPU/tx"));
                 }
             }
         }
@@ -292,10 +293,10 @@ public final class EchoBench implements Callable<Integer> {
                         .put("client_cpu", r.clientCpu())
                         .put("server_cpu", r.serverCpu())
                         .put("server_cpu_ns_per_op", Math.rint(r.serverCpuNanosPerTransaction()));
-                if (compare && (r.impl() == EchoImpl.JRING || r.impl() == EchoImpl.JRING_MULTISHOT)) {
-                    for (EchoImpl peer : peersOf(r.impl())) {
-                        j.put("vs_" + peer.label().replace('-', '_'), r.ratioTo(find(results, peer)));
-                    }
+                for (EchoImpl peer : compare != null ? compare.peersOf(r.impl()) : List.<EchoImpl>of()) {
+                    String name = peer.label().replace('-', '_');
+                    j.put("vs_" + name, r.ratioTo(find(results, peer)))
+                            .put("cpu_per_op_vs_" + name, r.cpuRatioTo(find(results, peer)));
                 }
             }
             lines.add(j.toString());
@@ -303,10 +304,9 @@ public final class EchoBench implements Callable<Integer> {
         return lines;
     }
 
-    /** jring is compared with Netty's transports; jring-multishot with those and with jring's classic mode. */
-    private static List<EchoImpl> peersOf(EchoImpl mine) {
-        return mine == EchoImpl.JRING ? PEERS
-                : List.of(EchoImpl.NETTY_EPOLL, EchoImpl.NETTY_IO_URING, EchoImpl.JRING);
+    /** A ratio as "1.23x", "-" when unknown. */
+    private static String ratio(double r) {
+        return Double.isNaN(r) ? "-" : Figures.fixed(r, 2) + "x";
     }
 
     /** A share of one core as a percentage, "-" when unknown. */

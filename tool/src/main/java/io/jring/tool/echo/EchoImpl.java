@@ -12,7 +12,11 @@ public enum EchoImpl {
     /** jring the modern way: multishot RECV into a buffer ring (JringMultishotEchoServer). */
     JRING_MULTISHOT("jring-multishot"),
     NETTY_EPOLL("netty-epoll"),
-    NETTY_IO_URING("netty-io_uring");
+    NETTY_IO_URING("netty-io_uring"),
+    /** One NIO.2 echo server (Nio2EchoServer) on the JDK's AsynchronousChannelProvider... */
+    NIO2_JDK("nio2-jdk"),
+    /** ...and the same server on jring's (io.jring.nio): only the provider differs. */
+    NIO2_JRING("nio2-jring");
 
     private final String label;
 
@@ -20,7 +24,7 @@ public enum EchoImpl {
         this.label = label;
     }
 
-    /** The command-line name: jring, jring-multishot, netty-epoll, netty-io_uring. */
+    /** The command-line name: jring, jring-multishot, netty-epoll, netty-io_uring, nio2-jdk, nio2-jring. */
     public String label() {
         return label;
     }

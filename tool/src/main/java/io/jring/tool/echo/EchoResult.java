@@ -59,4 +59,9 @@ public record EchoResult(EchoImpl impl, Rounds rate, RoundTripLatency latency, l
     public double ratioTo(EchoResult other) {
         return transactionsPerSec() / other.transactionsPerSec();
     }
+
+    /** This impl's server CPU time per round trip over {@code other}'s (below 1: cheaper); NaN when either is unknown. */
+    public double cpuRatioTo(EchoResult other) {
+        return serverCpuNanosPerTransaction / other.serverCpuNanosPerTransaction;
+    }
 }

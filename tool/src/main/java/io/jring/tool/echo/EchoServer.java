@@ -1,17 +1,19 @@
 package io.jring.tool.echo;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 
 /** A running TCP echo server: every byte received on a connection is sent back on it. */
 public interface EchoServer extends AutoCloseable {
 
     /** Binds and starts serving; returns once connections are accepted. */
-    static EchoServer start(EchoServerConfig config) throws InterruptedException {
+    static EchoServer start(EchoServerConfig config) throws InterruptedException, IOException {
         return switch (config.impl()) {
             case JRING -> JringEchoServer.start(config);
             case JRING_MULTISHOT -> JringMultishotEchoServer.start(config);
             case NETTY_EPOLL -> NettyEchoServer.start(config, NettyTransport.EPOLL);
             case NETTY_IO_URING -> NettyEchoServer.start(config, NettyTransport.IO_URING);
+            case NIO2_JDK, NIO2_JRING -> Nio2EchoServer.start(config);
         };
     }
 

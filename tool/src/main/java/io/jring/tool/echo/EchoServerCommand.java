@@ -13,13 +13,14 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
 /**
- * {@code jring echo-server}: a TCP echo server on jring or on Netty, running until stopped.
+ * {@code jring echo-server}: a TCP echo server on jring, on Netty or on NIO.2, running until stopped.
  * When it is ready it prints exactly one line, {@code listening on <host>:<port>}, so a
  * parent ({@code jring bench echo}) can learn the port.
  */
 @Command(name = "echo-server", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "TCP echo server on jring, or on Netty 4.2's epoll or io_uring transport, for 'jring bench echo'.",
+            "TCP echo server on jring, on Netty 4.2's epoll or io_uring transport, or on NIO.2 (the JDK's or jring's"
+                    + " provider), for 'jring bench echo'.",
             "jring: one ring on one thread; multishot accept, recv with provided buffers, send."
                     + " Prints 'listening on <host>:<port>' when ready, then runs until SIGTERM, Ctrl-C or end of"
                     + " file on stdin (so it stops when the parent that started it goes away)."})

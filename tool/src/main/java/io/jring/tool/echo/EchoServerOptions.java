@@ -17,11 +17,13 @@ public final class EchoServerOptions {
             description = "Address to bind (server) or connect to (client); an IP literal (default ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--impl", defaultValue = "jring", paramLabel = "jring|jring-multishot|netty-epoll|netty-io_uring",
+    @Option(names = "--impl", defaultValue = "jring", paramLabel = "IMPL",
             converter = EchoImpl.Converter.class,
-            description = "Echo server: jring's engine (jring: a recv per message into classic provided buffers;"
-                    + " jring-multishot: one multishot recv per connection into a buffer ring), or Netty 4.2 on its"
-                    + " epoll or io_uring transport (default ${DEFAULT-VALUE}).")
+            description = "Echo server: jring, jring-multishot, netty-epoll, netty-io_uring, nio2-jdk or nio2-jring."
+                    + " jring's engine (jring: a recv per message into classic provided buffers;"
+                    + " jring-multishot: one multishot recv per connection into a buffer ring), Netty 4.2 on its"
+                    + " epoll or io_uring transport, or one NIO.2 AsynchronousSocketChannel server on the JDK's"
+                    + " provider (nio2-jdk) or on jring's (nio2-jring) (default ${DEFAULT-VALUE}).")
     EchoImpl impl;
 
     @Option(names = "--async",
@@ -37,7 +39,8 @@ public final class EchoServerOptions {
     int maxUnbound;
 
     @Option(names = "--threads", defaultValue = "1", paramLabel = "N",
-            description = "Netty: event-loop threads of the server (default ${DEFAULT-VALUE}, like jring's one ring on one thread).")
+            description = "Netty: event-loop threads of the server; NIO.2: threads of its channel group"
+                    + " (default ${DEFAULT-VALUE}, like jring's one ring on one thread).")
     int threads;
 
     public EchoImpl impl() {

@@ -29,9 +29,12 @@ import java.util.concurrent.TimeoutException;
  */
 final class ServerProcess implements AutoCloseable {
 
-    /** bin/jring's JVM flags, which the engine is tuned for (see bin/jring). */
+    /**
+     * bin/jring's JVM flags, which the engine is tuned for (see bin/jring), and the export
+     * the nio2-jdk server needs to open the JDK's own provider (as the tool jar's manifest has it).
+     */
     static final List<String> JVM_FLAGS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC",
-            "-Xms512m");
+            "-Xms512m", Nio2EchoServer.JDK_PROVIDER_FLAG);
     static final long START_TIMEOUT_SECONDS = 30;
     static final long STOP_TIMEOUT_SECONDS = 5;
     /** Lines of the child's output kept to explain a failure: its first (the error, usually) and its last. */

@@ -88,7 +88,7 @@ class EchoOptionsTest {
         assertEquals(10, b.seconds.value());
         assertEquals(2, b.warmup.value());
         assertNull(b.port);
-        assertFalse(b.compare);
+        assertNull(b.compare);
         assertEquals(1, b.roundCount());
         assertEquals(EchoImpl.JRING, b.server.impl);
         assertEquals(OutputFormat.normal, b.output.format());
@@ -109,6 +109,17 @@ class EchoOptionsTest {
         assertEquals(3, ((EchoBench) parse("bench", "echo", "--compare")).roundCount());
         assertEquals(5, ((EchoBench) parse("bench", "echo", "--compare", "--rounds=5")).roundCount());
         assertEquals(2, ((EchoBench) parse("bench", "echo", "--rounds=2")).roundCount());
+        assertEquals(3, ((EchoBench) parse("bench", "echo", "--compare=nio2")).roundCount());
+    }
+
+    @Test
+    void compareWithoutASetComparesWithNettyAndNio2ComparesTheProviders() {
+        assertEquals(EchoComparison.NETTY, ((EchoBench) parse("bench", "echo", "--compare")).compare);
+        assertEquals(EchoComparison.NETTY, ((EchoBench) parse("bench", "echo", "--compare", "--rounds=1")).compare);
+        EchoBench nio2 = parse("bench", "echo", "--compare=NIO2", "--rounds=1");
+        assertEquals(List.of(EchoImpl.NIO2_JDK, EchoImpl.NIO2_JRING), nio2.compare.servers());
+        assertEquals(List.of(EchoImpl.NIO2_JDK), nio2.compare.peersOf(EchoImpl.NIO2_JRING));
+        assertTrue(refused("bench", "echo", "--compare=epoll").contains("--compare takes netty or nio2, got 'epoll'"));
     }
 
     @Test
@@ -138,6 +149,7 @@ class EchoOptionsTest {
         assertTrue(refused("bench", "echo", "--seconds=0").contains("--seconds must be"));
         assertTrue(refused("bench", "echo", "--port=70000").contains("--port must be"));
         assertTrue(refused("bench", "echo", "--compare", "--port=7007").contains("leave out --port"));
+        assertTrue(refused("bench", "echo", "--compare=nio2", "--port=7007").contains("leave out --port"));
         assertTrue(refused("bench", "echo", "--threads=0").contains("--threads must be"));
         assertTrue(refused("echo-server", "--max-unbound=-1").contains("--max-unbound must be"));
         assertTrue(refused("echo-server", "--host=localhost").contains("--host must be an IP address"));

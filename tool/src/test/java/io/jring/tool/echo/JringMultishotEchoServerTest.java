@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import picocli.CommandLine;
 
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -27,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class JringMultishotEchoServerTest {
-    private static EchoServer start() throws InterruptedException {
+    private static EchoServer start() throws InterruptedException, IOException {
         return EchoServer.start(EchoServerConfig.loopback(EchoImpl.JRING_MULTISHOT));
     }
 

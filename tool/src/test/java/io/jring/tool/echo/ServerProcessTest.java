@@ -21,7 +21,7 @@ class ServerProcessTest {
         List<String> c = ServerProcess.command("/jdk/bin/java", "a.jar:b.jar", List.of("-Xmx1g"),
                 List.of("echo-server", "--port=0"));
         assertEquals(List.of("/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xms512m",
-                "-Xmx1g", "-cp", "a.jar:b.jar", JringCommand.class.getName(),
+                "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "-Xmx1g", "-cp", "a.jar:b.jar", JringCommand.class.getName(),
                 "echo-server", "--port=0"), c);
     }
 
