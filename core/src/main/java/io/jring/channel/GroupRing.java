@@ -78,6 +78,8 @@ public final class GroupRing implements Runnable {
     private int inFlight;
     private boolean stopping;
     private final BouncePool bounce = new BouncePool();
+    /** {@link #dispatch} as a handler, made once (a method reference per loop turn would allocate). */
+    private final io.jring.CqeHandler dispatcher = this::dispatch;
 
     /**
      * Starts the ring's thread and waits until its ring is open.
@@ -286,7 +288,7 @@ public final class GroupRing implements Runnable {
                 return;
             }
             ring.submitAndWait(1);
-            ring.forEachCqe(this::dispatch);
+            ring.forEachCqe(dispatcher);
         }
     }
 
