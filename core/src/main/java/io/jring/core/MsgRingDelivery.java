@@ -4,6 +4,7 @@ import io.jring.Errno;
 import io.jring.iowq.IoWq;
 import io.jring.ops.OpDef;
 import io.jring.tw.TaskContext;
+import io.jring.tw.TaskWorkBatch;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -47,6 +48,9 @@ public final class MsgRingDelivery {
     /** Carriers of this ring's messages to other threads' rings; the sender's posting right. */
     final MsgCarrierCache carriers = new MsgCarrierCache();
 
+    /** This ring's messages gathered during a submit, for one other thread's ring (see {@link MsgBatch}). */
+    final MsgBatch outgoing = new MsgBatch();
+
     /**
      * SEND_FD messages to this ring sent by remote task work and not yet run: close() waits
      * for them, since each holds a file and a sender's request that must complete. The
@@ -84,7 +88,9 @@ public final class MsgRingDelivery {
      * Returns the sender's result: 0, the install's -errno, -EBADFD if the target is
      * closed, or, for a SEND_FD by remote task work or through the inbox,
      * {@link OpDef#ISSUE_QUEUED}: {@code sender} completes with the install's result once
-     * the target's task has run it, as Linux's io_msg_fd_remote.
+     * the target's task has run it, as Linux's io_msg_fd_remote. Inside a submit's SQE loop
+     * a data message that travels as remote task work joins {@link #outgoing} instead and is
+     * handed over with the rest of its batch (same result: 0).
      */
     public int send(RingContext target, long userData, int res, int cflags, int fd, int dstIndex,
                     boolean skipCqe, Request sender) {
@@ -93,6 +99,10 @@ public final class MsgRingDelivery {
                 FileTable.closeNow(fd);
             }
             return -Errno.EBADFD;
+        }
+        boolean gathering = outgoing.isGatherer();
+        if (gathering && (fd >= 0 || outgoing.holdsOtherThan(target))) {
+            outgoing.flush();   // issue order: the batch reaches its target before anything sent after it
         }
         if (IoWq.isWorkerThread()) {
             SENT_BY_WORKERS.getAndAdd(this, 1L);
@@ -131,7 +141,7 @@ public final class MsgRingDelivery {
                 target.cqWait.wakeIfOther();
                 return r;
             }
-        } else if (oc != null && oc == TaskContext.current()) {
+        } else if (oc != null && oc.owner() == Thread.currentThread() && oc == TaskContext.current()) {
             // This thread owns both rings and holds its token: it has the target's posting right.
             int r = to.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
             target.poster.flush();
@@ -144,6 +154,14 @@ public final class MsgRingDelivery {
                 FileTable.closeNow(fd);
                 return -Errno.EBADFD;
             }
+        }
+        if (gathering && fd < 0 && target.singleIssuer && oc != null) {
+            if (outgoing.accepts(target, oc)) {
+                outgoing.add(carriers.take().set(target, userData, res, cflags, -1, dstIndex, skipCqe, null),
+                        target, oc);
+                return 0;
+            }
+            outgoing.flush();
         }
         MsgCarrier m = carriers.take().set(target, userData, res, cflags, fd, dstIndex, skipCqe,
                 fd >= 0 ? sender : null);
@@ -201,6 +219,16 @@ public final class MsgRingDelivery {
             local.add(m, true, oc);
         } else {
             oc.addTaskWork(m, ring.kind);
+        }
+    }
+
+    /** Target's side of a sender's {@link MsgBatch}: one add of the whole batch, lazily woken. */
+    void queueRemoteBatch(TaskWorkBatch batch, TaskContext oc) {
+        LocalWorkList local = ring.local;
+        if (local != null) {
+            local.addBatch(batch, true, oc);
+        } else {
+            oc.addTaskWorkBatch(batch, ring.kind);
         }
     }
 
