@@ -74,6 +74,17 @@ public final class MsgRingDelivery {
     private long sentByWorkers;
     private long received;
 
+    /*
+     * Carriers this ring's posting right has read in the current run, all from one sender's
+     * cache (returnHome), linked oldest first through nextFree from returnFirst to
+     * returnLast: given back with one CAS when the run ends (RingContext.endTaskRun, the
+     * inbox's runs) or when a carrier of another cache comes, instead of one CAS per
+     * message on a line the sender takes back. Posting right only: plain.
+     */
+    private MsgCarrierCache returnHome;
+    private MsgCarrier returnFirst;
+    private MsgCarrier returnLast;
+
     MsgRingDelivery(RingContext ring) {
         this.ring = ring;
     }
@@ -104,7 +115,7 @@ public final class MsgRingDelivery {
         if (gathering && (fd >= 0 || outgoing.holdsOtherThan(target))) {
             outgoing.flush();   // issue order: the batch reaches its target before anything sent after it
         }
-        if (IoWq.isWorkerThread()) {
+        if (!gathering && IoWq.isWorkerThread()) {   // the gatherer is never a worker: no lookup per message
             SENT_BY_WORKERS.getAndAdd(this, 1L);
         } else {
             SENT.setOpaque(this, sent + 1);
@@ -265,8 +276,35 @@ public final class MsgRingDelivery {
 
     /** Posting right of a shared ring: delivers its queued messages, oldest first. */
     private void runInbox() {
-        for (MsgCarrier m; (m = inbox.poll()) != null; ) {
-            m.runTaskWork(false);
+        try {
+            for (MsgCarrier m; (m = inbox.poll()) != null; ) {
+                m.runTaskWork(false);
+            }
+        } finally {
+            returnCarriers();
+        }
+    }
+
+    /** Posting right, a carrier's message read: {@code m} goes home with the rest of the run. */
+    void returnLater(MsgCarrier m) {
+        if (m.home != returnHome) {
+            returnCarriers();
+            returnHome = m.home;
+            returnFirst = m;
+        } else {
+            returnLast.nextFree = m;
+        }
+        returnLast = m;
+    }
+
+    /** Posting right, at the end of a run: the carriers read go home, one CAS per sender's cache. */
+    void returnCarriers() {
+        MsgCarrierCache home = returnHome;
+        if (home != null) {
+            returnHome = null;
+            home.giveBackChain(returnFirst, returnLast);
+            returnFirst = null;
+            returnLast = null;
         }
     }
 
@@ -309,7 +347,7 @@ public final class MsgRingDelivery {
     void drainInboxForClose() {
         MsgCarrier m;
         while ((m = inbox.poll()) != null) {
-            m.runTaskWork(true);
+            m.deliver(true, false);   // the closing thread need not hold the posting right
         }
     }
 }

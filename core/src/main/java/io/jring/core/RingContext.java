@@ -337,6 +337,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     public void endTaskRun(int items) {
         poster.countTaskRun(items);
         try {
+            msgRing.returnCarriers();
             directRw.flush();
             poster.flush();
         } finally {
