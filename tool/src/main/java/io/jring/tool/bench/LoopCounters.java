@@ -4,13 +4,15 @@ import io.jring.tool.report.ThreadCpu;
 import io.jring.tw.TaskContext;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * What a bench loop thread costs besides its rate: the CPU time it used, the wakeups other
  * threads delivered to its task (unparks or eventfd writes), and the times it really slept
- * (Linux's voluntary context switches of the thread: a park that blocked). Used to tell
+ * (Linux's voluntary context switches of the thread: a park that blocked), and the bytes it
+ * allocated (HotSpot's per-thread allocation counter; steady state should be 0). Used to tell
  * sleep/wake traffic from per-message work in the MSG_RING bench. The loop thread
  * {@link #register}s itself; the controller takes {@link #snapshot}s around the measured
  * window.
@@ -18,13 +20,15 @@ import java.nio.file.Path;
 final class LoopCounters {
 
     /** One moment's values; -1 where the platform cannot tell. */
-    record Snapshot(long cpuNanos, long wakeups, long sleeps) {
+    record Snapshot(long cpuNanos, long wakeups, long sleeps, long allocatedBytes) {
         Snapshot minus(Snapshot o) {
-            return new Snapshot(diff(cpuNanos, o.cpuNanos), wakeups - o.wakeups, diff(sleeps, o.sleeps));
+            return new Snapshot(diff(cpuNanos, o.cpuNanos), wakeups - o.wakeups, diff(sleeps, o.sleeps),
+                    diff(allocatedBytes, o.allocatedBytes));
         }
 
         Snapshot plus(Snapshot o) {
-            return new Snapshot(sum(cpuNanos, o.cpuNanos), wakeups + o.wakeups, sum(sleeps, o.sleeps));
+            return new Snapshot(sum(cpuNanos, o.cpuNanos), wakeups + o.wakeups, sum(sleeps, o.sleeps),
+                    sum(allocatedBytes, o.allocatedBytes));
         }
 
         private static long diff(long a, long b) {
@@ -59,7 +63,15 @@ final class LoopCounters {
 
     /** Controller: the loop's counters now (the wakeup count is a racy read of a counter: fine here). */
     Snapshot snapshot() {
-        return new Snapshot(ThreadCpu.of(thread), task.wakeups(), voluntarySwitches());
+        return new Snapshot(ThreadCpu.of(thread), task.wakeups(), voluntarySwitches(), allocatedBytes());
+    }
+
+    private long allocatedBytes() {
+        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
+                && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled()) {
+            return t.getThreadAllocatedBytes(thread.threadId());
+        }
+        return -1L;
     }
 
     private long voluntarySwitches() {

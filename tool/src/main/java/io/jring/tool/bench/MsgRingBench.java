@@ -173,6 +173,7 @@ public final class MsgRingBench implements Callable<Integer> {
                 .put("errors", r.errors())
                 .put("cpu_ns_per_op", r.cost().cpuNanos() < 0 ? -1.0 : (double) r.cost().cpuNanos() / Math.max(1, r.msgs()))
                 .put("wakeups_per_op", (double) r.cost().wakeups() / Math.max(1, r.msgs()))
+                .put("bytes_per_op", r.cost().allocatedBytes() < 0 ? -1.0 : (double) r.cost().allocatedBytes() / Math.max(1, r.msgs()))
                 .put("sleeps_per_sec", r.cost().sleeps() < 0 ? -1.0 : r.cost().sleeps() * 1e9 / Math.max(1, r.nanos()));
         if (r.roundTrip().count() > 0) {
             j.put("lat_of", "round_trip").put("lat_ns", r.roundTrip().toJson());
@@ -202,10 +203,13 @@ public final class MsgRingBench implements Callable<Integer> {
     private static void printCost(PrintWriter out, Result r) {
         LoopCounters.Snapshot c = r.cost();
         double msgs = Math.max(1, r.msgs());
-        out.printf("  both loops: %s ns CPU/%s, %s wakeups/%s, %s sleeps/s (voluntary context switches), %s %s/sleep%n",
-                c.cpuNanos() < 0 ? "-" : Figures.fixed(c.cpuNanos() / msgs, 1), r.pingpong() ? "trip" : "msg",
-                Figures.fixed(c.wakeups() / msgs, 4), r.pingpong() ? "trip" : "msg",
+        String per = r.pingpong() ? "trip" : "msg";
+        out.printf("  both loops: %s ns CPU/%s, %s wakeups/%s, %s sleeps/s (voluntary context switches), %s %ss/sleep,"
+                        + " %s B allocated/%s%n",
+                c.cpuNanos() < 0 ? "-" : Figures.fixed(c.cpuNanos() / msgs, 1), per,
+                Figures.fixed(c.wakeups() / msgs, 4), per,
                 c.sleeps() < 0 ? "-" : Figures.si(c.sleeps() * 1e9 / Math.max(1, r.nanos())),
-                c.sleeps() <= 0 ? "-" : Figures.si(msgs / c.sleeps()), r.pingpong() ? "trips" : "msgs");
+                c.sleeps() <= 0 ? "-" : Figures.si(msgs / c.sleeps()), per,
+                c.allocatedBytes() < 0 ? "-" : Figures.fixed(c.allocatedBytes() / msgs, 4), per);
     }
 }
