@@ -24,15 +24,8 @@ final class CompletionWait {
     private final LocalWorkList local;
     private final boolean singleIssuer;
     private final CompletionSpin spin;
-    /**
-     * The spin before a SINGLE_ISSUER owner with no armed polls sleeps for task work that
-     * other threads add (MSG_RING messages, io-wq and timer completions; issue 20): a
-     * sleep costs the waker a futex wake and the sleeper two context switches, about 10 us
-     * of CPU together on a virtual machine, where a peer that streams messages adds its next
-     * batch within a few microseconds. Its own estimate: these waits are not device waits.
-     * Owner only (plain), like {@link #spin}.
-     */
-    private final CompletionSpin workSpin;
+    /** The spin before a SINGLE_ISSUER owner with no armed polls sleeps for other threads' task work. */
+    private final WorkSpin workSpin;
 
     CompletionWait(RingContext ring, long waitSpinNanos) {
         this.ring = ring;
@@ -40,7 +33,7 @@ final class CompletionWait {
         this.local = ring.local;
         this.singleIssuer = ring.singleIssuer;
         this.spin = new CompletionSpin(waitSpinNanos);
-        this.workSpin = new CompletionSpin(waitSpinNanos);
+        this.workSpin = new WorkSpin(waitSpinNanos);
     }
 
     /**
@@ -227,7 +220,7 @@ final class CompletionWait {
                 spin.record(System.nanoTime() - waitStart);
             }
             if (workWait) {
-                workSpin.record(System.nanoTime() - workStart);   // long waits (timers, idle peers) stop the spin
+                workSpin.slept(System.nanoTime() - workStart);
             }
             if (p != null) {
                 p.clearSleeping();
@@ -244,7 +237,8 @@ final class CompletionWait {
     /**
      * Token held, SINGLE_ISSUER, no armed polls, no direct I/O, nothing ready: watches this
      * thread's task-work lists and the ring's local list for the {@link #workSpin} budget
-     * instead of sleeping at once. True if the loop should go round again; false: sleep.
+     * instead of sleeping at once (see {@link WorkSpin} for when and how long). True if the
+     * loop should go round again; false: sleep.
      */
     private boolean spinForWork(TaskContext tc, int n, long start, long deadline) {
         long budget = workSpin.budget();
@@ -259,12 +253,13 @@ final class CompletionWait {
         do {
             if (tc.hasPendingWork() || (local != null && !local.isEmpty()) || cq.ready() >= n || ring.closed != 0
                     || Thread.currentThread().isInterrupted()) {
-                workSpin.record(now - start);
+                workSpin.hit(now - start);
                 return true;
             }
             Thread.onSpinWait();
             now = System.nanoTime();
         } while (end - now > 0);
+        workSpin.miss();
         return false;
     }
 
