@@ -304,11 +304,13 @@ public final class IoUring extends IoUringRegistration implements AutoCloseable 
         }
 
         /**
-         * The longest a waiter spins, with direct (O_DIRECT) I/O in flight, before it sleeps;
-         * adaptive as the block layer's hybrid polling: only while recent device waits ended
-         * within it, and only with more than one CPU. Spinning saves the sleep's two context
-         * switches at the cost of CPU time. Default 50 us; {@link Duration#ZERO}: always sleep.
-         * Negative or longer than 1 s: EINVAL.
+         * The longest a waiter spins before it sleeps, with direct (O_DIRECT) I/O in flight, or,
+         * on a SINGLE_ISSUER ring with no armed polls, for task work from other threads
+         * (MSG_RING messages, io-wq and timer completions); adaptive as the block layer's
+         * hybrid polling: only while recent waits of that kind ended within it, and only with
+         * more than one CPU and on a platform thread. Spinning saves the sleep's two context
+         * switches and the waker's wake-up call at the cost of CPU time. Default 50 us;
+         * {@link Duration#ZERO}: always sleep. Negative or longer than 1 s: EINVAL.
          *
          * @param limit the longest spin
          * @return this builder

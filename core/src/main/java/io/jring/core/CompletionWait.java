@@ -13,7 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * kernels, with the task-work run and overflow flush that {@code io_uring_enter} does for
  * GETEVENTS): {@link #catchUp} enters the ring to bring the CQ up to date; {@link #waitFor}
  * is the wait loop of DESIGN.md section 4, with the published-sleeping / re-check / park
- * protocol and the brief spin for device completions ({@link CompletionSpin}). Used by
+ * protocol and the brief spins for device completions and for other threads' task work
+ * ({@link CompletionSpin}). Used by
  * {@link CompletionReader} (peek, wait and forEachCqe when nothing is ready) and by the
  * ring's submitAndWait, through the reader's final field.
  */
@@ -23,6 +24,8 @@ final class CompletionWait {
     private final LocalWorkList local;
     private final boolean singleIssuer;
     private final CompletionSpin spin;
+    /** The spin before a SINGLE_ISSUER owner with no armed polls sleeps for other threads' task work. */
+    private final WorkSpin workSpin;
 
     CompletionWait(RingContext ring, long waitSpinNanos) {
         this.ring = ring;
@@ -30,6 +33,7 @@ final class CompletionWait {
         this.local = ring.local;
         this.singleIssuer = ring.singleIssuer;
         this.spin = new CompletionSpin(waitSpinNanos);
+        this.workSpin = new WorkSpin(waitSpinNanos);
     }
 
     /**
@@ -176,6 +180,11 @@ final class CompletionWait {
             if (dioWait && spinForDevice(tc, dio, n, waitStart, deadline)) {
                 continue;
             }
+            boolean workWait = !dioWait && singleIssuer && demandPoller(tc) == null;
+            long workStart = workWait ? System.nanoTime() : 0L;
+            if (workWait && spinForWork(tc, n, workStart, deadline)) {
+                continue;
+            }
             ring.cqWait.set(submitSide, tc);
             if (local != null) {
                 local.arm(n - cq.ready());
@@ -210,6 +219,9 @@ final class CompletionWait {
             if (dioWait && dio.hasCompletions()) {
                 spin.record(System.nanoTime() - waitStart);
             }
+            if (workWait) {
+                workSpin.slept(System.nanoTime() - workStart);
+            }
             if (p != null) {
                 p.clearSleeping();
                 if (dioWait) {
@@ -220,6 +232,35 @@ final class CompletionWait {
             }
             ring.cqWait.set(submitSide, null);
         }
+    }
+
+    /**
+     * Token held, SINGLE_ISSUER, no armed polls, no direct I/O, nothing ready: watches this
+     * thread's task-work lists and the ring's local list for the {@link #workSpin} budget
+     * instead of sleeping at once (see {@link WorkSpin} for when and how long). True if the
+     * loop should go round again; false: sleep.
+     */
+    private boolean spinForWork(TaskContext tc, int n, long start, long deadline) {
+        long budget = workSpin.budget();
+        if (budget == 0L || Thread.currentThread().isVirtual()) {   // a virtual thread frees its carrier instead
+            return false;
+        }
+        long end = start + budget;
+        if (deadline != 0L && deadline - end < 0) {
+            end = deadline;
+        }
+        long now = start;
+        do {
+            if (tc.hasPendingWork() || (local != null && !local.isEmpty()) || cq.ready() >= n || ring.closed != 0
+                    || Thread.currentThread().isInterrupted()) {
+                workSpin.hit(now - start);
+                return true;
+            }
+            Thread.onSpinWait();
+            now = System.nanoTime();
+        } while (end - now > 0);
+        workSpin.miss();
+        return false;
     }
 
     /**

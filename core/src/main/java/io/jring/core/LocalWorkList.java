@@ -4,6 +4,7 @@ import io.jring.TaskWorkKind;
 import io.jring.tw.LocalWork;
 import io.jring.tw.TaskContext;
 import io.jring.tw.TaskWork;
+import io.jring.tw.TaskWorkBatch;
 import io.jring.tw.TaskWorkList;
 
 import java.lang.invoke.MethodHandles;
@@ -25,9 +26,10 @@ public final class LocalWorkList implements LocalWork {
     final TaskWorkList list;
 
     /**
-     * Completions the sleeping owner still waits for; 0 when nobody waits. Written by the
-     * owner (setVolatile when arming, so the store is ordered before its re-check of the
-     * list) and by adders (getAndAdd); read volatile by adders after their push.
+     * Completions the sleeping owner still waits for; 0 (or below, once a batch add took it
+     * past zero) when nobody waits. Written by the owner (setVolatile when arming, so the
+     * store is ordered before its re-check of the list) and by adders (getAndAdd of minus
+     * the items they pushed); read volatile by adders after their push.
      */
     private volatile int countdown;
 
@@ -50,10 +52,37 @@ public final class LocalWorkList implements LocalWork {
         if (list.add(work)) {
             owner.rings().localWorkAdded();   // a gone owner's work goes to the fallback
         }
+        wakeFor(1, lazy, owner);
+    }
+
+    /**
+     * Any thread: adds a batch (the kernel's llist_add_batch) with one publication, and
+     * counts all of it against the waiter's countdown at once: the waiter is woken once if
+     * the batch brings what it waits for, not woken if it does not. The caller clears the
+     * batch afterwards.
+     */
+    public void addBatch(TaskWorkBatch batch, boolean lazy, TaskContext owner) {
+        int n = batch.count();   // read before the add: then the items are the owner's
+        if (list.addBatch(batch)) {
+            owner.rings().localWorkAdded();
+        }
+        wakeFor(n, lazy, owner);
+    }
+
+    /**
+     * After {@code n} items were pushed. Lazy: only the add that takes the countdown from
+     * a value in 1..n to zero or below wakes the waiter (io_req_local_work_add's nr_wait
+     * test): the countdown only falls between two arms, so exactly one add crosses zero
+     * (later ones see it at or below zero and leave it alone; the owner's next arm
+     * overwrites it).
+     */
+    private void wakeFor(int n, boolean lazy, TaskContext owner) {
         if (lazy) {
-            // Only the add that brings the countdown to zero wakes the waiter.
-            if (countdown > 0 && (int) COUNTDOWN.getAndAdd(this, -1) == 1) {
-                owner.wakeOwner();
+            if (countdown > 0) {
+                int before = (int) COUNTDOWN.getAndAdd(this, -n);
+                if (before > 0 && before <= n) {
+                    owner.wakeOwner();
+                }
             }
         } else if (countdown > 0) {
             // Non-lazy work (links, cancellation) must be seen at once: wake the waiter now.

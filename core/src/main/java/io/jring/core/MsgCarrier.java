@@ -59,11 +59,21 @@ public final class MsgCarrier extends TaskWork {
     }
 
     /**
-     * The target's task, holding its posting right (the run brackets it with the ring's lock),
-     * or the thread closing the target. {@code cancel}: the target's owner is gone.
+     * The target's task (or its fallback, or a shared ring's lock holder running the inbox),
+     * holding its posting right: the run brackets it with the ring's lock and ends with
+     * {@link MsgRingDelivery#returnCarriers}. {@code cancel}: the target's owner is gone.
      */
     @Override
     public void runTaskWork(boolean cancel) {
+        deliver(cancel, true);
+    }
+
+    /**
+     * Delivers the message. {@code returnWithRun}: the caller holds the target's posting
+     * right and ends its run with {@link MsgRingDelivery#returnCarriers}, so the carrier goes
+     * home with the run's others; else (a closing ring's leftovers) it goes home at once.
+     */
+    void deliver(boolean cancel, boolean returnWithRun) {
         RingContext t = target;
         Request s = sender;
         long u = userData;
@@ -76,7 +86,11 @@ public final class MsgCarrier extends TaskWork {
         // reference to the target for endTaskRun.
         target = null;
         sender = null;
-        home.giveBack(this);
+        if (returnWithRun) {
+            t.msgRing.returnLater(this);   // to its home with the rest of this run (MsgRingDelivery)
+        } else {
+            home.giveBack(this);
+        }
         int result = t.msgRing.deliverHere(u, r, f, file, dst, skip, cancel);
         if (s != null) {
             t.msgRing.remoteFdDone();

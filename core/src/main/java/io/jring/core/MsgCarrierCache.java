@@ -51,6 +51,19 @@ public final class MsgCarrierCache extends CarrierCachePad1 {
         } while (!RETURNED.weakCompareAndSet(this, head, m));
     }
 
+    /**
+     * The target's task, done with a chain of carriers of this cache ({@code first} through
+     * {@code last}, linked by {@link MsgCarrier#nextFree}, private to it until the CAS):
+     * pushes the whole chain with one CAS, as {@link #giveBack} pushes one.
+     */
+    public void giveBackChain(MsgCarrier first, MsgCarrier last) {
+        MsgCarrier head;
+        do {
+            head = (MsgCarrier) RETURNED.getOpaque(this);   // validated by the CAS
+            last.nextFree = head;
+        } while (!RETURNED.weakCompareAndSet(this, head, first));
+    }
+
     /** Carriers allocated so far (see {@link CarrierCacheSender#allocated}). */
     public int allocated() {
         return allocated;

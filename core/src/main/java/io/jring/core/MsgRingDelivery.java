@@ -4,6 +4,7 @@ import io.jring.Errno;
 import io.jring.iowq.IoWq;
 import io.jring.ops.OpDef;
 import io.jring.tw.TaskContext;
+import io.jring.tw.TaskWorkBatch;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -47,6 +48,9 @@ public final class MsgRingDelivery {
     /** Carriers of this ring's messages to other threads' rings; the sender's posting right. */
     final MsgCarrierCache carriers = new MsgCarrierCache();
 
+    /** This ring's messages gathered during a submit, for one other thread's ring (see {@link MsgBatch}). */
+    final MsgBatch outgoing = new MsgBatch();
+
     /**
      * SEND_FD messages to this ring sent by remote task work and not yet run: close() waits
      * for them, since each holds a file and a sender's request that must complete. The
@@ -70,6 +74,17 @@ public final class MsgRingDelivery {
     private long sentByWorkers;
     private long received;
 
+    /*
+     * Carriers this ring's posting right has read in the current run, all from one sender's
+     * cache (returnHome), linked oldest first through nextFree from returnFirst to
+     * returnLast: given back with one CAS when the run ends (RingContext.endTaskRun, the
+     * inbox's runs) or when a carrier of another cache comes, instead of one CAS per
+     * message on a line the sender takes back. Posting right only: plain.
+     */
+    private MsgCarrierCache returnHome;
+    private MsgCarrier returnFirst;
+    private MsgCarrier returnLast;
+
     MsgRingDelivery(RingContext ring) {
         this.ring = ring;
     }
@@ -84,7 +99,9 @@ public final class MsgRingDelivery {
      * Returns the sender's result: 0, the install's -errno, -EBADFD if the target is
      * closed, or, for a SEND_FD by remote task work or through the inbox,
      * {@link OpDef#ISSUE_QUEUED}: {@code sender} completes with the install's result once
-     * the target's task has run it, as Linux's io_msg_fd_remote.
+     * the target's task has run it, as Linux's io_msg_fd_remote. Inside a submit's SQE loop
+     * a data message that travels as remote task work joins {@link #outgoing} instead and is
+     * handed over with the rest of its batch (same result: 0).
      */
     public int send(RingContext target, long userData, int res, int cflags, int fd, int dstIndex,
                     boolean skipCqe, Request sender) {
@@ -94,7 +111,11 @@ public final class MsgRingDelivery {
             }
             return -Errno.EBADFD;
         }
-        if (IoWq.isWorkerThread()) {
+        boolean gathering = outgoing.isGatherer();
+        if (gathering && (fd >= 0 || outgoing.holdsOtherThan(target))) {
+            outgoing.flush();   // issue order: the batch reaches its target before anything sent after it
+        }
+        if (!gathering && IoWq.isWorkerThread()) {   // the gatherer is never a worker: no lookup per message
             SENT_BY_WORKERS.getAndAdd(this, 1L);
         } else {
             SENT.setOpaque(this, sent + 1);
@@ -131,7 +152,7 @@ public final class MsgRingDelivery {
                 target.cqWait.wakeIfOther();
                 return r;
             }
-        } else if (oc != null && oc == TaskContext.current()) {
+        } else if (oc != null && oc.owner() == Thread.currentThread() && oc == TaskContext.current()) {
             // This thread owns both rings and holds its token: it has the target's posting right.
             int r = to.deliverHere(userData, res, cflags, fd, dstIndex, skipCqe, false);
             target.poster.flush();
@@ -144,6 +165,14 @@ public final class MsgRingDelivery {
                 FileTable.closeNow(fd);
                 return -Errno.EBADFD;
             }
+        }
+        if (gathering && fd < 0 && target.singleIssuer && oc != null) {
+            if (outgoing.accepts(target, oc)) {
+                outgoing.add(carriers.take().set(target, userData, res, cflags, -1, dstIndex, skipCqe, null),
+                        target, oc);
+                return 0;
+            }
+            outgoing.flush();
         }
         MsgCarrier m = carriers.take().set(target, userData, res, cflags, fd, dstIndex, skipCqe,
                 fd >= 0 ? sender : null);
@@ -204,6 +233,16 @@ public final class MsgRingDelivery {
         }
     }
 
+    /** Target's side of a sender's {@link MsgBatch}: one add of the whole batch, lazily woken. */
+    void queueRemoteBatch(TaskWorkBatch batch, TaskContext oc) {
+        LocalWorkList local = ring.local;
+        if (local != null) {
+            local.addBatch(batch, true, oc);
+        } else {
+            oc.addTaskWorkBatch(batch, ring.kind);
+        }
+    }
+
     /** Hands messages that waited for an owner to it (any thread, once the owner is known). */
     void drainInbox() {
         TaskContext oc = ring.ownerContext();
@@ -237,8 +276,35 @@ public final class MsgRingDelivery {
 
     /** Posting right of a shared ring: delivers its queued messages, oldest first. */
     private void runInbox() {
-        for (MsgCarrier m; (m = inbox.poll()) != null; ) {
-            m.runTaskWork(false);
+        try {
+            for (MsgCarrier m; (m = inbox.poll()) != null; ) {
+                m.runTaskWork(false);
+            }
+        } finally {
+            returnCarriers();
+        }
+    }
+
+    /** Posting right, a carrier's message read: {@code m} goes home with the rest of the run. */
+    void returnLater(MsgCarrier m) {
+        if (m.home != returnHome) {
+            returnCarriers();
+            returnHome = m.home;
+            returnFirst = m;
+        } else {
+            returnLast.nextFree = m;
+        }
+        returnLast = m;
+    }
+
+    /** Posting right, at the end of a run: the carriers read go home, one CAS per sender's cache. */
+    void returnCarriers() {
+        MsgCarrierCache home = returnHome;
+        if (home != null) {
+            returnHome = null;
+            home.giveBackChain(returnFirst, returnLast);
+            returnFirst = null;
+            returnLast = null;
         }
     }
 
@@ -281,7 +347,7 @@ public final class MsgRingDelivery {
     void drainInboxForClose() {
         MsgCarrier m;
         while ((m = inbox.poll()) != null) {
-            m.runTaskWork(true);
+            m.deliver(true, false);   // the closing thread need not hold the posting right
         }
     }
 }

@@ -108,7 +108,10 @@ public final class RequestIssuer {
 
     /** Linux's drain_disabled: once a CQE_SKIP_SUCCESS request was seen, IO_DRAIN is refused. */
     private boolean drainRefused(int flags) {
-        if ((flags & SqeFlags.CQE_SKIP_SUCCESS) != 0) {
+        if ((flags & SqeFlags.CQE_SKIP_SUCCESS) != 0 && !ring.drainDisabled) {
+            // Stored once, not per SQE: other threads' MSG_RINGs to this ring read the
+            // fields around it on every message, and a store per SQE would take that cache
+            // line away from them each time (issue 20).
             ring.drainDisabled = true;
         }
         return (flags & SqeFlags.IO_DRAIN) != 0 && ring.drainDisabled;

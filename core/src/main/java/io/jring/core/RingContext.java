@@ -69,7 +69,8 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     final ProvidedBuffers buffers = new ProvidedBuffers();
     /**
      * A CQE_SKIP_SUCCESS request was submitted: IO_DRAIN is refused from then on
-     * (-EOPNOTSUPP), as Linux's drain_disabled. Posting right.
+     * (-EOPNOTSUPP), as Linux's drain_disabled. Posting right, plain; written once (the
+     * fields near it are read by other threads on every MSG_RING they send here).
      */
     boolean drainDisabled;
     /** MSG_RING to this ring: the sender posts under this ring's lock and wakes it (seed 004's "before"). */
@@ -336,6 +337,7 @@ public final class RingContext implements TaskWorkTarget, HelperWaker {
     public void endTaskRun(int items) {
         poster.countTaskRun(items);
         try {
+            msgRing.returnCarriers();
             directRw.flush();
             poster.flush();
         } finally {

@@ -104,6 +104,8 @@ final class SubmissionQueue {
         }
         int n = 0;
         ring.lockRing();
+        MsgBatch outgoing = ring.msgRing.outgoing;
+        outgoing.open();   // MSG_RINGs to one other thread's ring go over together (issue 20)
         try {
             if (cq.hasOverflow()) {
                 poster.flushOverflow();
@@ -135,6 +137,7 @@ final class SubmissionQueue {
             directRw.flush();
             poster.flush();
         } finally {
+            outgoing.close();
             SUBMITTED.setOpaque(this, submitted + n);
             ring.unlockRing();
         }

@@ -73,6 +73,28 @@ public final class LlistTaskList implements TaskWorkList {
         return old == null;
     }
 
+    /**
+     * {@code llist_add_batch}: the batch (oldest first) is turned into a newest-first chain
+     * privately, then pushed with one CAS of the head, as one item is.
+     */
+    @Override
+    public boolean addBatch(TaskWorkBatch batch) {
+        TaskWork oldest = batch.first();
+        TaskWork newest = null;
+        for (TaskWork w = oldest; w != null; ) {
+            TaskWork next = w.next;
+            w.next = newest;
+            newest = w;
+            w = next;
+        }
+        TaskWork old;
+        do {
+            old = (TaskWork) HEAD.getOpaque(this);
+            oldest.next = old;
+        } while (!HEAD.weakCompareAndSet(this, old, newest));
+        return old == null;
+    }
+
     @Override
     public int runAll(TaskWorkSink sink) {
         if (HEAD.getVolatile(this) == null) {

@@ -55,6 +55,24 @@ public final class LockedTaskList implements TaskWorkList {
         }
     }
 
+    /** One hold of the lock appends the whole chain (already linked oldest first). */
+    @Override
+    public boolean addBatch(TaskWorkBatch batch) {
+        TaskWork chainLast = batch.last();
+        chainLast.next = null;
+        synchronized (lock) {
+            if (last == null) {
+                first = batch.first();
+            } else {
+                last.next = batch.first();
+            }
+            last = chainLast;
+            boolean wasIdle = !running;
+            running = true;
+            return wasIdle;
+        }
+    }
+
     @Override
     public int runAll(TaskWorkSink sink) {
         int loops = 0;

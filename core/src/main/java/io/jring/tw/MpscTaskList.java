@@ -63,6 +63,22 @@ public final class MpscTaskList extends MpscTailPad implements TaskWorkList {
         return prev == stub;
     }
 
+    /**
+     * Vyukov's queue takes a whole chain with the same two steps as one item: the chain's
+     * links are plain-written by the adder, then one getAndSet makes its newest item the
+     * head and one release store links the oldest behind the predecessor. The consumer
+     * reaches the chain through that release store (its getAcquire), so the plain links
+     * inside are visible to it; none of them is null, so it never waits inside the chain.
+     */
+    @Override
+    public boolean addBatch(TaskWorkBatch batch) {
+        TaskWork last = batch.last();
+        last.next = null; // plain, as in add: published by the getAndSet below
+        TaskWork prev = (TaskWork) HEAD.getAndSet(this, last);
+        TaskWork.NEXT.setRelease(prev, batch.first());
+        return prev == stub;
+    }
+
     @Override
     public int runAll(TaskWorkSink sink) {
         TaskWork work = poll();

@@ -107,6 +107,37 @@ public final class TaskContext extends RunToken implements TaskWorkQueue {
         }
     }
 
+    /**
+     * Adds a batch of task work (all for one target) with one publication and at most one
+     * wake decision (see {@link TaskWorkList#addBatch}), as that many {@link #addTaskWork}
+     * calls in a row would, but for the wakes. The caller clears the batch afterwards.
+     */
+    public void addTaskWorkBatch(TaskWorkBatch batch, TaskWorkKind kind) {
+        int bit = 1 << kind.ordinal();
+        if ((usedKinds & bit) == 0) {
+            markUsed(bit);
+        }
+        if (Thread.currentThread() == owner) {
+            selfQueued = true;
+        }
+        // Read before the add: once added, the consumer owns the items.
+        TaskWorkTarget target = batch.first().target();
+        boolean completionWork = batch.first().isCompletionWork();
+        int n = batch.count();
+        boolean woke = false;
+        if (lists[kind.ordinal()].addBatch(batch)) {
+            woke = wakeForNewWork(target);
+        }
+        if (Tracing.taskAdd) {
+            for (int i = 0; i < n; i++) {   // one event per item, as for single adds
+                TaskAddEvent ev = new TaskAddEvent();
+                ev.completionWork = completionWork;
+                ev.wokeOwner = woke && i == 0;
+                ev.commit();
+            }
+        }
+    }
+
     private void markUsed(int bit) {
         int cur;
         do {

@@ -20,6 +20,9 @@ package io.jring.tw;
  *     anything, 0 if the list was empty). Items added while it runs are run by the same
  *     call or make the next {@code add} return {@code true}.
  * <li>Order: FIFO per producer for every strategy. PRIORITY runs completion work first.
+ * <li>{@link #addBatch} adds a {@link TaskWorkBatch} as if its items were added one after
+ *     the other by one thread with nothing between them, but publishes them with one atomic
+ *     step, so its return value is the one wake decision for the whole batch.
  * <li>{@link #isEmpty} may be called by any thread; it is exact for the consumer and, for
  *     others, ordered like a volatile read (used for the sleep/wake re-check).
  * </ul>
@@ -27,6 +30,13 @@ package io.jring.tw;
 public interface TaskWorkList {
 
     boolean add(TaskWork work);
+
+    /**
+     * Adds every item of a non-empty {@code batch}, oldest first, with one publication.
+     * Returns what {@link #add} returns, for the batch as a whole. The caller clears the
+     * batch afterwards.
+     */
+    boolean addBatch(TaskWorkBatch batch);
 
     int runAll(TaskWorkSink sink);
 

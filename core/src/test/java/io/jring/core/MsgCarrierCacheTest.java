@@ -39,6 +39,24 @@ class MsgCarrierCacheTest {
         assertEquals(3, cache.allocated());
     }
 
+    /** A target's run gives its carriers back as one chain (one CAS), on top of earlier returns. */
+    @Test
+    void aChainGivenBackIsReusedWholeBeforeEarlierReturnsAndNothingIsLost() {
+        MsgCarrierCache cache = new MsgCarrierCache();
+        MsgCarrier a = cache.take();
+        MsgCarrier b = cache.take();
+        MsgCarrier c = cache.take();
+        cache.giveBack(a);
+        b.nextFree = c;   // as MsgRingDelivery.returnLater links a run's carriers
+        cache.giveBackChain(b, c);
+        assertSame(b, cache.take());
+        assertSame(c, cache.take());
+        assertSame(a, cache.take());
+        assertEquals(3, cache.allocated(), "all three reused");
+        assertNotSame(a, cache.take());
+        assertEquals(4, cache.allocated());
+    }
+
     /**
      * A sender streams messages to a ring another thread owns, at most {@code WINDOW} in
      * flight: its cache never holds more carriers than that, however many messages pass.

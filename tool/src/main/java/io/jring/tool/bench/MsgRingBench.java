@@ -64,7 +64,7 @@ public final class MsgRingBench implements Callable<Integer> {
 
     /** What one run measured: messages received over both directions, or round trips. */
     public record Result(int batch, RingFlags flags, TaskWorkKind kind, boolean pingpong, int sqEntries,
-                         long msgs, long nanos, long errors, Latency roundTrip) {
+                         long msgs, long nanos, long errors, Latency roundTrip, LoopCounters.Snapshot cost) {
         public double msgsPerSec() {
             return nanos == 0 ? 0.0 : msgs * 1e9 / nanos;
         }
@@ -131,12 +131,14 @@ public final class MsgRingBench implements Callable<Integer> {
             status.phase("msgring " + (pingpong ? "pingpong" : "stream") + " " + kind + " " + flags(),
                     pingpong ? "trips/s" : "msgs/s", () -> a.received() + b.received());
             TimeUnit.SECONDS.sleep(warmup.value());
+            LoopCounters.Snapshot k0 = a.counters.snapshot().plus(b.counters.snapshot());
             long c0 = a.received() + b.received();
             long t0 = System.nanoTime();
             a.startMeasuring();
             TimeUnit.SECONDS.sleep(seconds.value());
             long c1 = a.received() + b.received();
             long t1 = System.nanoTime();
+            LoopCounters.Snapshot cost = a.counters.snapshot().plus(b.counters.snapshot()).minus(k0);
             a.stop();
             b.stop();
             ta.join();
@@ -144,7 +146,7 @@ public final class MsgRingBench implements Callable<Integer> {
             a.rethrowFailure();
             b.rethrowFailure();
             return new Result(effectiveBatch(), flags(), kind, pingpong, a.sqEntries(), c1 - c0, t1 - t0,
-                    a.errors() + b.errors(), Latency.of(a.roundTrips()));
+                    a.errors() + b.errors(), Latency.of(a.roundTrips()), cost);
         } finally {
             a.stop();
             b.stop();
@@ -168,7 +170,11 @@ public final class MsgRingBench implements Callable<Integer> {
                 .put("seconds", r.nanos() / 1e9)
                 .put("ops_per_sec", Math.round(r.msgsPerSec()))
                 .put("ns_per_op", r.nsPerMsg())
-                .put("errors", r.errors());
+                .put("errors", r.errors())
+                .put("cpu_ns_per_op", r.cost().cpuNanos() < 0 ? -1.0 : (double) r.cost().cpuNanos() / Math.max(1, r.msgs()))
+                .put("wakeups_per_op", (double) r.cost().wakeups() / Math.max(1, r.msgs()))
+                .put("bytes_per_op", r.cost().allocatedBytes() < 0 ? -1.0 : (double) r.cost().allocatedBytes() / Math.max(1, r.msgs()))
+                .put("sleeps_per_sec", r.cost().sleeps() < 0 ? -1.0 : r.cost().sleeps() * 1e9 / Math.max(1, r.nanos()));
         if (r.roundTrip().count() > 0) {
             j.put("lat_of", "round_trip").put("lat_ns", r.roundTrip().toJson());
         }
@@ -187,8 +193,23 @@ public final class MsgRingBench implements Callable<Integer> {
             out.printf("  MSG_RING: %s msgs/s over both directions (%s ns/msg), %d msgs%n",
                     Figures.si(r.msgsPerSec()), Figures.fixed(r.nsPerMsg(), 1), r.msgs());
         }
+        printCost(out, r);
         if (r.errors() > 0) {
             out.printf("  ERRORS: %d MSG_RING sends completed with -errno%n", r.errors());
         }
+    }
+
+    /** Both loop threads over the measured window: what a message costs besides its rate. */
+    private static void printCost(PrintWriter out, Result r) {
+        LoopCounters.Snapshot c = r.cost();
+        double msgs = Math.max(1, r.msgs());
+        String per = r.pingpong() ? "trip" : "msg";
+        out.printf("  both loops: %s ns CPU/%s, %s wakeups/%s, %s sleeps/s (voluntary context switches), %s %ss/sleep,"
+                        + " %s B allocated/%s%n",
+                c.cpuNanos() < 0 ? "-" : Figures.fixed(c.cpuNanos() / msgs, 1), per,
+                Figures.fixed(c.wakeups() / msgs, 4), per,
+                c.sleeps() < 0 ? "-" : Figures.si(c.sleeps() * 1e9 / Math.max(1, r.nanos())),
+                c.sleeps() <= 0 ? "-" : Figures.si(msgs / c.sleeps()), per,
+                c.allocatedBytes() < 0 ? "-" : Figures.fixed(c.allocatedBytes() / msgs, 4), per);
     }
 }

@@ -39,6 +39,9 @@ final class MsgRingLoop extends RingLoop {
     /** Parties: both loops; passed once both have stopped, so neither ring closes under a message. */
     private final CyclicBarrier finished;
 
+    /** CPU, wakeups and sleeps of this loop's thread, for the bench's cost line. */
+    final LoopCounters counters = new LoopCounters();
+
     private MsgRingLoop peer;
     /** Written before {@link #ready} is passed, read by the peer after it: the barrier orders it. */
     private IoUring ring;
@@ -102,6 +105,7 @@ final class MsgRingLoop extends RingLoop {
             r.submit(); // the first submit makes this thread the owner of a SINGLE_ISSUER ring
             ring = r;
             sqEntries = r.sqEntries();
+            counters.register();
             ready.await(BARRIER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             if (!pingpong) {
                 stream(r);
