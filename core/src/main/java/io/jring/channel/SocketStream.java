@@ -113,6 +113,9 @@ public final class SocketStream {
             Completions.later(ring, executor, future, handler, attachment, result(vectored, inputShut ? -1 : 0), null);
             return;
         }
+        if (!vectored && inline(reads, bufs[0], false, future, handler, attachment)) {
+            return;
+        }
         start(new SocketRwOp<>(state, reads, executor, future, handler, attachment, bufs, vectored, false,
                 nanos(timeout, unit)), reads, false, future, handler, attachment);
     }
@@ -157,8 +160,38 @@ public final class SocketStream {
             Completions.later(ring, executor, future, handler, attachment, result(vectored, 0), null);
             return;
         }
+        if (!vectored && inline(writes, bufs[0], true, future, handler, attachment)) {
+            return;
+        }
         start(new SocketRwOp<>(state, writes, executor, future, handler, attachment, bufs, vectored, true,
                 nanos(timeout, unit)), writes, true, future, handler, attachment);
+    }
+
+    /**
+     * A thread outside the ring tries the transfer itself first ({@link InlineAttempt}); true
+     * if that settled the operation (the result is delivered: a Future completes here, a
+     * handler runs on the ring's thread), false if it would wait and goes to the ring. The
+     * ring's own thread submits instead: the ring makes the same attempt when it issues.
+     */
+    private <V, A> boolean inline(PendingGate gate, ByteBuffer buf, boolean write, OpFuture<V> future,
+                                  CompletionHandler<V, ? super A> handler, A attachment) {
+        if (ring.isOwner() || !state.begin()) {
+            return false;   // a closed channel: start() fails it as usual
+        }
+        long r;
+        try {
+            r = InlineAttempt.transfer(state.fd(), buf, write);
+        } finally {
+            state.end();
+        }
+        if (r == -io.jring.Errno.EAGAIN) {
+            return false;
+        }
+        gate.finish();
+        V v = r >= 0 ? result(false, r == 0 && !write ? -1 : r) : null;
+        Throwable failure = r >= 0 ? null : NetSockets.ioError((int) -r);
+        Completions.later(ring, executor, future, handler, attachment, v, failure);
+        return true;
     }
 
     @SuppressWarnings("unchecked")

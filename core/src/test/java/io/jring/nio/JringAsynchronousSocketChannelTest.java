@@ -161,4 +161,37 @@ class JringAsynchronousSocketChannelTest {
             }
         }
     }
+
+    @Test
+    void largeAndSmallHeapTransfersArriveWholeAndInOrder() throws Exception {
+        try (var server = listener(group)) {
+            var p = pair(group, server);
+            try (var c = p[0]; var s = p[1]) {
+                byte[] data = new byte[300_000];
+                new java.util.Random(7).nextBytes(data);
+                var writer = CompletableFuture.runAsync(() -> {
+                    try {
+                        ByteBuffer out = ByteBuffer.wrap(data);
+                        while (out.hasRemaining()) {   // partial writes: the rest goes in the next
+                            c.write(out).get(30, TimeUnit.SECONDS);
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                byte[] got = new byte[data.length];
+                int n = 0;
+                int[] sizes = {17, 100_000, 4096, 70_000};   // heap buffers below and above the inline bound
+                for (int i = 0; n < got.length; i++) {
+                    ByteBuffer in = ByteBuffer.allocate(Math.min(sizes[i % sizes.length], got.length - n));
+                    int r = s.read(in).get(30, TimeUnit.SECONDS);
+                    assertEquals(r, in.position());
+                    System.arraycopy(in.array(), 0, got, n, r);
+                    n += r;
+                }
+                writer.get(30, TimeUnit.SECONDS);
+                assertArrayEquals(data, got);
+            }
+        }
+    }
 }
