@@ -41,15 +41,14 @@ public final class Completions {
         if (handler == null) {
             return;
         }
-        Runnable call = () -> invoke(handler, attachment, value, failure);
         if (executor == null) {
-            call.run();
+            invoke(handler, attachment, value, failure);   // no Runnable: nothing allocated on this path
             return;
         }
         try {
-            executor.execute(call);
+            executor.execute(() -> invoke(handler, attachment, value, failure));
         } catch (RejectedExecutionException e) {
-            call.run();   // never lose a completion: run it here rather than drop it
+            invoke(handler, attachment, value, failure);   // never lose a completion: run it here rather than drop it
         }
     }
 
