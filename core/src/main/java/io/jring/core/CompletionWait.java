@@ -181,6 +181,9 @@ final class CompletionWait {
                 continue;
             }
             boolean workWait = !dioWait && singleIssuer && demandPoller(tc) == null;
+            if (workWait && workReady(tc, n)) {
+                continue;   // work is already here: run it, no clock read (a NOP loop waits this way per batch)
+            }
             long workStart = workWait ? System.nanoTime() : 0L;
             if (workWait && spinForWork(tc, n, workStart, deadline)) {
                 continue;
@@ -240,6 +243,11 @@ final class CompletionWait {
      * instead of sleeping at once (see {@link WorkSpin} for when and how long). True if the
      * loop should go round again; false: sleep.
      */
+    /** What ends a work spin at once: task work queued, local work, enough CQEs, a closed ring. */
+    private boolean workReady(TaskContext tc, int n) {
+        return tc.hasPendingWork() || (local != null && !local.isEmpty()) || cq.ready() >= n || ring.closed != 0;
+    }
+
     private boolean spinForWork(TaskContext tc, int n, long start, long deadline) {
         long budget = workSpin.budget();
         if (budget == 0L || Thread.currentThread().isVirtual()) {   // a virtual thread frees its carrier instead
@@ -251,8 +259,7 @@ final class CompletionWait {
         }
         long now = start;
         do {
-            if (tc.hasPendingWork() || (local != null && !local.isEmpty()) || cq.ready() >= n || ring.closed != 0
-                    || Thread.currentThread().isInterrupted()) {
+            if (workReady(tc, n) || Thread.currentThread().isInterrupted()) {
                 workSpin.hit(now - start);
                 return true;
             }
@@ -283,8 +290,7 @@ final class CompletionWait {
                 spin.record(now - start);
                 return true;
             }
-            if (tc.hasPendingWork() || (local != null && !local.isEmpty()) || cq.ready() >= n || ring.closed != 0
-                    || Thread.currentThread().isInterrupted()) {
+            if (workReady(tc, n) || Thread.currentThread().isInterrupted()) {
                 return true;
             }
             Thread.onSpinWait();
