@@ -53,7 +53,7 @@ class DeferTwTimeoutTest {
                 Arena arena = Arena.ofConfined()) {
             int[] p = fds.pipe();
             sqe(ring).prepRead(p[0], arena.allocate(32), -1).userData(1);
-            sqe(ring).prepTimeout(300 * MS, 2, 0).userData(2);
+            sqe(ring).prepTimeout(1000 * MS, 2, 0).userData(2);
             try (Later<Void> w = writeLater(p[1], "Hello")) {
                 assertEquals(2, ring.submitAndWait(2));
             }
@@ -104,6 +104,11 @@ class DeferTwTimeoutTest {
     void aDirectIoReadAndATimeoutForTwo(int setup) throws IOException {
         Path file = Files.createTempFile(dir, "defer-tw-timeout", ".dat");
         Files.write(file, new byte[128 * 1024]);
+        // Written back now: an O_DIRECT read of dirty pages first waits for their writeback,
+        // which on a slow disk can outlast the timeout and reorder the two CQEs.
+        try (var ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
         int fd;
         try {
             fd = Fds.open(file, OpenFlags.RDONLY | OpenFlags.DIRECT, 0);
@@ -116,7 +121,7 @@ class DeferTwTimeoutTest {
             fds.add(fd);
             MemorySegment buf = arena.allocate(4096, 4096);
             sqe(ring).prepRead(fd, buf, 0).userData(1);
-            sqe(ring).prepTimeout(300 * MS, 2, 0).userData(2);
+            sqe(ring).prepTimeout(1000 * MS, 2, 0).userData(2);
             assertEquals(2, ring.submitAndWait(2));
             assertEquals(List.of(cqe(1, 4096), cqe(2, -Errno.ETIME)), next(ring, 2));
             assertNull(ring.peekCqe());
