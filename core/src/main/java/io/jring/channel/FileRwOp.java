@@ -118,15 +118,6 @@ public final class FileRwOp<A> extends RingOp {
      * @param ring the ring the operation was started on
      */
     public void cancelOn(GroupRing ring) {
-        ring.start(new RingOp() {
-            @Override
-            protected void issue(GroupRing r) {
-                r.cancel(FileRwOp.this);
-            }
-
-            @Override
-            protected void complete(GroupRing r, int res) {
-            }
-        });
+        ring.startCancel(this);
     }
 }

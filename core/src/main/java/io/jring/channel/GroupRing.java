@@ -216,6 +216,50 @@ public final class GroupRing implements Runnable {
         }
     }
 
+    /**
+     * Any thread: a Future of {@code op} was cancelled; cancels its request on the owner
+     * thread if it is still in flight there (an op not issued yet sees its cancelled Future).
+     *
+     * @param op an operation started on this ring
+     */
+    public void startCancel(RingOp op) {
+        start(new RingOp() {
+            @Override
+            protected void issue(GroupRing r) {
+                r.cancel(op);
+            }
+
+            @Override
+            protected void complete(GroupRing r, int res) {
+            }
+        });
+    }
+
+    /**
+     * Any thread, from a channel's close: cancels every request on {@code state}'s descriptor
+     * on the owner thread (each then fails with AsynchronousCloseException) and then lets go
+     * of one pin on it; if this ring has terminated, only lets go of the pin.
+     *
+     * @param state the closed channel's descriptor, with one pin held for this ring
+     */
+    public void cancelAllAndUnpin(ChannelState state) {
+        if (isTerminated()) {
+            state.end();
+            return;
+        }
+        start(new RingOp() {
+            @Override
+            protected void issue(GroupRing r) {
+                r.cancelFd(state.fd());
+                state.end();
+            }
+
+            @Override
+            protected void complete(GroupRing r, int res) {
+            }
+        });
+    }
+
     /** Owner: asks the ring to cancel every request on {@code fd}. */
     public void cancelFd(int fd) {
         sqe().prepCancelFd(fd, Cancel.ALL).userData(IGNORED);

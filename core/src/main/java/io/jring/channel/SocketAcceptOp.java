@@ -118,15 +118,6 @@ public final class SocketAcceptOp<A> extends RingOp {
      */
     public void cancelOn(GroupRing ring) {
         gate.kill();
-        ring.start(new RingOp() {
-            @Override
-            protected void issue(GroupRing r) {
-                r.cancel(SocketAcceptOp.this);
-            }
-
-            @Override
-            protected void complete(GroupRing r, int res) {
-            }
-        });
+        ring.startCancel(this);
     }
 }

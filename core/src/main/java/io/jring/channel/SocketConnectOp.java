@@ -83,15 +83,6 @@ public final class SocketConnectOp<A> extends RingOp {
      * @param ring the ring the operation was started on
      */
     public void cancelOn(GroupRing ring) {
-        ring.start(new RingOp() {
-            @Override
-            protected void issue(GroupRing r) {
-                r.cancel(SocketConnectOp.this);
-            }
-
-            @Override
-            protected void complete(GroupRing r, int res) {
-            }
-        });
+        ring.startCancel(this);
     }
 }

@@ -207,16 +207,7 @@ public final class SocketRwOp<V, A> extends RingOp {
      */
     public void cancelOn(GroupRing ring) {
         gate.kill();
-        ring.start(new RingOp() {
-            @Override
-            protected void issue(GroupRing r) {
-                r.cancel(SocketRwOp.this);
-            }
-
-            @Override
-            protected void complete(GroupRing r, int res) {
-            }
-        });
+        ring.startCancel(this);
     }
 
     /** The LINK_TIMEOUT's CQE: -ETIME if it fired (and cancelled the request), -ECANCELED if the request finished first. */

@@ -205,23 +205,8 @@ public final class JringAsynchronousFileChannel extends AsynchronousFileChannel 
     }
 
     private <V, A> void failClosed(OpFuture<V> future, CompletionHandler<V, ? super A> handler, A attachment) {
-        ClosedChannelException e = new ClosedChannelException();
-        GroupRing ring = group.pick();
-        if (future != null || ring.isTerminated()) {
-            Completions.deliver(executor, future, handler, attachment, null, e);
-            return;
-        }
         // A handler runs on a group thread (or the executor), never in the caller's call.
-        ring.start(new RingOp() {
-            @Override
-            protected void issue(GroupRing r) {
-                Completions.deliver(executor, null, handler, attachment, null, e);
-            }
-
-            @Override
-            protected void complete(GroupRing r, int res) {
-            }
-        });
+        Completions.later(group.pick(), executor, future, handler, attachment, null, new ClosedChannelException());
     }
 
     // ---------------------------------------------------------------- size, truncate, force
@@ -366,38 +351,11 @@ public final class JringAsynchronousFileChannel extends AsynchronousFileChannel 
             state.pin();   // one pin per ring's cancel; close() took the first
         }
         for (GroupRing ring : rings) {
-            if (ring.isTerminated()) {
-                state.end();
-                continue;
-            }
-            // Cancels what is in flight on that ring (each then completes with
-            // AsynchronousCloseException), then lets go of its pin on the descriptor.
-            ring.start(new RingOp() {
-                @Override
-                protected void issue(GroupRing r) {
-                    r.cancelFd(state.fd());
-                    state.end();
-                }
-
-                @Override
-                protected void complete(GroupRing r, int res) {
-                }
-            });
+            ring.cancelAllAndUnpin(state);   // each pending operation fails with AsynchronousCloseException
         }
         group.unbind(this);
         if (mayWait) {
-            boolean interrupted = false;
-            for (;;) {
-                try {
-                    state.awaitReleased();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            state.awaitReleasedUninterruptibly();
         }
     }
 

@@ -6,7 +6,6 @@ import io.jring.channel.GroupRing;
 import io.jring.channel.NetSockets;
 import io.jring.channel.OpFuture;
 import io.jring.channel.PendingGate;
-import io.jring.channel.RingOp;
 import io.jring.channel.SocketAcceptOp;
 import io.jring.channel.SocketOpts;
 
@@ -190,22 +189,9 @@ public final class JringAsynchronousServerSocketChannel extends AsynchronousServ
         if (!state.close()) {
             return;
         }
-        if (ring.isTerminated()) {
-            state.end();
-            group.unbind(this);
-            return;
-        }
-        ring.start(new RingOp() {
-            @Override
-            protected void issue(GroupRing r) {
-                r.cancelFd(state.fd());
-                state.end();
-            }
-
-            @Override
-            protected void complete(GroupRing r, int res) {
-            }
-        });
+        // Cancels what is in flight, then lets go of close()'s pin; the last of it and the
+        // operations closes the socket.
+        ring.cancelAllAndUnpin(state);
         // Only now: the last channel's unbind stops a shut-down group's rings, and the ring
         // must take the cancel above before that stop.
         group.unbind(this);
